@@ -1,0 +1,162 @@
+import type { z } from 'zod/v4';
+import { StrataError, unsupported } from '../errors/strata-error.ts';
+import { normalizeScope, type Scope } from '../scope/scope.ts';
+import {
+  STORE_SPECIFICATION_VERSION,
+  type Store,
+  type StoreDriver,
+  type StoreDriverTransaction,
+  type StoreTransaction,
+} from './contract.ts';
+import {
+  auditArgs,
+  episodeArgs,
+  factArgs,
+  graphArgs,
+  ledgerArgs,
+  reviewArgs,
+  stateArgs,
+  storeArgs,
+  threadArgs,
+} from './schemas.ts';
+
+const subStoreSchemas = {
+  threads: threadArgs,
+  episodes: episodeArgs,
+  facts: factArgs,
+  graph: graphArgs,
+  state: stateArgs,
+  ledger: ledgerArgs,
+  review: reviewArgs,
+  audit: auditArgs,
+} as const;
+
+type SubStoreName = keyof typeof subStoreSchemas;
+
+/** Turns a zod failure into a StrataError a user can act on. */
+export function validationError(where: string, error: z.ZodError): StrataError {
+  const issues = error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+    code: issue.code,
+  }));
+  const tooLarge = issues.some((i) => i.code === 'too_big' && !i.path.endsWith('limit'));
+  const scopeIssue = issues.every((i) => i.path === 'scope' || i.path.startsWith('scope.'));
+  const code = tooLarge ? 'payload_too_large' : scopeIssue ? 'invalid_scope' : 'invalid_input';
+  const summary = issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ');
+  return new StrataError({ code, message: `${where}: ${summary}`, details: { issues } });
+}
+
+/** Parses `input` with `schema`, throwing a StrataError on failure. */
+export function parseArgs<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(where, result.error);
+  return result.data;
+}
+
+function normalizeScopes<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  for (const [key, inner] of Object.entries(record)) {
+    if (key === 'scope' && inner && typeof inner === 'object') record[key] = normalizeScope(inner as Scope);
+    else if (key === 'episodes' || key === 'entries') {
+      if (Array.isArray(inner)) for (const item of inner) normalizeScopes(item);
+    } else if (key === 'fact' || key === 'node' || key === 'edge' || key === 'item') normalizeScopes(inner);
+  }
+  return value;
+}
+
+function toStrataError(driver: StoreDriver, error: unknown, where: string): StrataError {
+  if (StrataError.isInstance(error)) return error;
+  const mapped = driver.mapError?.(error);
+  if (mapped) return mapped;
+  return new StrataError({
+    code: 'store_failure',
+    message: `${where} failed in the ${driver.name} store: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
+}
+
+function requiredCapability(driver: StoreDriver, sub: SubStoreName, method: string): void {
+  if (sub !== 'episodes') return;
+  if (method === 'searchKeyword' && !driver.capabilities.keywordSearch) {
+    throw unsupported(driver.name, 'keyword search (episodes.searchKeyword)');
+  }
+  if (method === 'searchVector' && !driver.capabilities.vectorSearch) {
+    throw unsupported(driver.name, 'vector search (episodes.searchVector)');
+  }
+}
+
+function wrapSubStores(driver: StoreDriver, target: StoreDriverTransaction): StoreTransaction {
+  const out: Record<string, Record<string, (args: unknown) => Promise<unknown>>> = {};
+  for (const [sub, schemas] of Object.entries(subStoreSchemas) as [
+    SubStoreName,
+    Record<string, z.ZodType>,
+  ][]) {
+    const impl = target[sub] as unknown as Record<string, (args: unknown) => Promise<unknown>>;
+    const wrapped: Record<string, (args: unknown) => Promise<unknown>> = {};
+    for (const [method, schema] of Object.entries(schemas)) {
+      const where = `${sub}.${method}`;
+      wrapped[method] = async (input: unknown) => {
+        requiredCapability(driver, sub, method);
+        const args = normalizeScopes(parseArgs(schema, input, where));
+        try {
+          return await impl[method]!.call(impl, args);
+        } catch (error) {
+          throw toStrataError(driver, error, where);
+        }
+      };
+    }
+    out[sub] = wrapped;
+  }
+  return out as unknown as StoreTransaction;
+}
+
+/**
+ * Wraps a driver into the validated `Store`: every call is checked against its schema (bad input
+ * fails with `invalid_input`, `invalid_scope` or `payload_too_large` and reaches no driver code),
+ * defaults and ids are filled in, missing capabilities fail with `unsupported`, and native driver
+ * errors become StrataErrors through the driver's `mapError`.
+ */
+export function defineStore(driver: StoreDriver): Store {
+  const base = wrapSubStores(driver, driver);
+  return {
+    specificationVersion: STORE_SPECIFICATION_VERSION,
+    name: driver.name,
+    capabilities: driver.capabilities,
+    ...base,
+    async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      if (!driver.capabilities.transactions) throw unsupported(driver.name, 'transactions');
+      let thrownByFn: unknown;
+      try {
+        return await driver.transaction(async (tx) => {
+          try {
+            return await fn(wrapSubStores(driver, tx));
+          } catch (error) {
+            thrownByFn = error;
+            throw error;
+          }
+        });
+      } catch (error) {
+        // The caller's own error comes back unchanged; only the driver's errors are mapped.
+        if (error === thrownByFn) throw error;
+        throw toStrataError(driver, error, 'transaction');
+      }
+    },
+    async forget(input) {
+      const args = normalizeScopes(parseArgs(storeArgs.forget, input, 'forget'));
+      try {
+        return await driver.forget(args);
+      } catch (error) {
+        throw toStrataError(driver, error, 'forget');
+      }
+    },
+    async close() {
+      try {
+        await driver.close();
+      } catch (error) {
+        throw toStrataError(driver, error, 'close');
+      }
+    },
+  };
+}

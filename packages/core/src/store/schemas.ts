@@ -1,0 +1,558 @@
+import { z } from 'zod/v4';
+import { idSchema, scopeSchema } from '../scope/scope.ts';
+import { LIMITS } from './limits.ts';
+import { contentHash, createId } from './normalize.ts';
+
+/**
+ * Zod schemas for every Store call's argument. `defineStore` parses each call with them, so a
+ * driver only ever sees valid, complete arguments (ids, times and defaults filled in), and a bad
+ * call fails with a clear error before anything is stored.
+ */
+
+const now = () => Date.now();
+
+export const timestampSchema = z.number().int().nonnegative();
+const textSchema = z.string().max(LIMITS.maxTextChars, `must be at most ${LIMITS.maxTextChars} characters`);
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.maxNameChars, `must be at most ${LIMITS.maxNameChars} characters`);
+/** Lower-case type/key/relation names: `lead time`, `depends_on`. */
+const labelSchema = nameSchema.transform((s) => s.toLowerCase());
+const limitSchema = z.number().int().min(1).max(LIMITS.maxLimit);
+const cursorSchema = z.string().max(1024).optional();
+const accessLevelSchema = z.number().int().min(0).max(1_000_000);
+const readLevelSchema = accessLevelSchema.optional();
+const unitSchema = z.number().min(0).max(1);
+const idsSchema = z.array(idSchema).max(LIMITS.maxBatch);
+
+function jsonWithin<T extends z.ZodType>(schema: T, maxBytes: number) {
+  return schema.superRefine((value, ctx) => {
+    const bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+    if (bytes > maxBytes) {
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'string',
+        maximum: maxBytes,
+        inclusive: true,
+        input: value,
+        message: `must be at most ${maxBytes} bytes of JSON (got ${bytes})`,
+      });
+    }
+  });
+}
+
+export const jsonValueSchema = z.json();
+export const metadataSchema = jsonWithin(z.record(z.string(), z.json()), LIMITS.maxJsonBytes);
+const factValueSchema = jsonWithin(z.json(), LIMITS.maxFactValueBytes);
+const stateValueSchema = jsonWithin(z.json(), LIMITS.maxJsonBytes);
+
+export const vectorSchema = z
+  .array(z.number())
+  .min(1)
+  .max(LIMITS.maxDimensions, `must have at most ${LIMITS.maxDimensions} dimensions`);
+
+export const roleSchema = z.enum(['system', 'user', 'assistant', 'tool']);
+
+export const provenanceSchema = z
+  .object({
+    source: z.enum(['observation', 'extraction', 'human', 'api', 'consolidation']),
+    messageId: idSchema.optional(),
+    episodeId: idSchema.optional(),
+    threadId: idSchema.optional(),
+    principalId: idSchema.optional(),
+    extractor: nameSchema.optional(),
+    at: timestampSchema.default(now),
+  })
+  .strict();
+
+const threadScopeSchema = scopeSchema.refine((s) => s.threadId !== undefined, {
+  message: 'a thread operation needs scope.threadId',
+});
+
+// ---------------------------------------------------------------- threads and messages
+
+export const newMessageSchema = z
+  .object({
+    id: idSchema.default(() => createId('msg')),
+    role: roleSchema,
+    content: textSchema,
+    name: nameSchema.optional(),
+    toolCalls: z
+      .array(
+        z
+          .object({ id: idSchema, name: nameSchema, input: jsonWithin(z.json(), LIMITS.maxJsonBytes) })
+          .strict(),
+      )
+      .max(64)
+      .optional(),
+    toolCallId: idSchema.optional(),
+    createdAt: timestampSchema.default(now),
+    metadata: metadataSchema.default({}),
+  })
+  .strict();
+
+export const threadArgs = {
+  upsert: z
+    .object({
+      scope: threadScopeSchema,
+      title: nameSchema.optional(),
+      metadata: metadataSchema.optional(),
+      at: timestampSchema.default(now),
+    })
+    .strict(),
+  get: z.object({ scope: threadScopeSchema }).strict(),
+  lookup: z.object({ threadId: idSchema }).strict(),
+  list: z.object({ scope: scopeSchema, limit: limitSchema.default(50), cursor: cursorSchema }).strict(),
+  update: z
+    .object({
+      scope: threadScopeSchema,
+      patch: z
+        .object({
+          title: nameSchema.optional(),
+          metadata: metadataSchema.optional(),
+          summary: textSchema.optional(),
+          summarizedThroughSeq: z.number().int().nonnegative().optional(),
+        })
+        .strict(),
+      at: timestampSchema.default(now),
+    })
+    .strict(),
+  delete: z.object({ scope: threadScopeSchema }).strict(),
+  appendMessages: z
+    .object({ scope: threadScopeSchema, messages: z.array(newMessageSchema).min(1).max(LIMITS.maxBatch) })
+    .strict(),
+  listMessages: z
+    .object({
+      scope: threadScopeSchema,
+      limit: limitSchema.default(100),
+      order: z.enum(['asc', 'desc']).default('asc'),
+      afterSeq: z.number().int().nonnegative().optional(),
+      beforeSeq: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
+  getMessages: z.object({ scope: threadScopeSchema, ids: idsSchema }).strict(),
+  deleteMessages: z.object({ scope: threadScopeSchema, ids: idsSchema }).strict(),
+};
+
+// ---------------------------------------------------------------- episodes
+
+export const newEpisodeSchema = z
+  .object({
+    id: idSchema.default(() => createId('ep')),
+    scope: scopeSchema,
+    text: textSchema.min(1, 'must not be empty'),
+    role: roleSchema.optional(),
+    speaker: nameSchema.optional(),
+    occurredAt: timestampSchema,
+    createdAt: timestampSchema.default(now),
+    importance: unitSchema.default(0.5),
+    accessCount: z.number().int().nonnegative().default(0),
+    lastAccessedAt: timestampSchema.optional(),
+    embedding: vectorSchema.optional(),
+    contentHash: z.string().min(1).max(128).optional(),
+    status: z.enum(['active', 'merged', 'archived']).default('active'),
+    mergedInto: idSchema.optional(),
+    accessLevel: accessLevelSchema.default(0),
+    provenance: provenanceSchema,
+    metadata: metadataSchema.default({}),
+  })
+  .strict()
+  .transform((e) => ({ ...e, contentHash: e.contentHash ?? contentHash(e.text) }));
+
+const episodeStatusesSchema = z
+  .array(z.enum(['active', 'merged', 'archived']))
+  .min(1)
+  .default(['active']);
+
+const episodeSearchFields = {
+  scope: scopeSchema,
+  accessLevel: readLevelSchema,
+  limit: limitSchema.default(20),
+  status: episodeStatusesSchema,
+  since: timestampSchema.optional(),
+  until: timestampSchema.optional(),
+};
+
+export const episodeArgs = {
+  put: z.object({ episodes: z.array(newEpisodeSchema).min(1).max(LIMITS.maxBatch) }).strict(),
+  get: z.object({ scope: scopeSchema, ids: idsSchema, accessLevel: readLevelSchema }).strict(),
+  list: z
+    .object({
+      ...episodeSearchFields,
+      limit: limitSchema.default(50),
+      order: z.enum(['asc', 'desc']).default('desc'),
+      cursor: cursorSchema,
+    })
+    .strict(),
+  count: z.object({ scope: scopeSchema, status: episodeStatusesSchema }).strict(),
+  searchKeyword: z.object({ ...episodeSearchFields, query: z.string().max(10_000) }).strict(),
+  searchVector: z.object({ ...episodeSearchFields, vector: vectorSchema }).strict(),
+  findByHash: z
+    .object({ scope: scopeSchema, contentHashes: z.array(z.string().min(1).max(128)).max(LIMITS.maxBatch) })
+    .strict(),
+  update: z
+    .object({
+      scope: scopeSchema,
+      id: idSchema,
+      patch: z
+        .object({
+          importance: unitSchema.optional(),
+          status: z.enum(['active', 'merged', 'archived']).optional(),
+          mergedInto: idSchema.optional(),
+          accessCount: z.number().int().nonnegative().optional(),
+          lastAccessedAt: timestampSchema.optional(),
+          occurredAt: timestampSchema.optional(),
+          metadata: metadataSchema.optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  recordAccess: z.object({ scope: scopeSchema, ids: idsSchema, at: timestampSchema.default(now) }).strict(),
+  delete: z.object({ scope: scopeSchema, ids: idsSchema }).strict(),
+};
+
+// ---------------------------------------------------------------- facts
+
+const factKeyFields = {
+  entityType: labelSchema,
+  /** Kept as given (ids can be case-sensitive); the engine passes names through `normalizeName`. */
+  entityId: nameSchema,
+  key: labelSchema,
+};
+
+export const newFactSchema = z
+  .object({
+    id: idSchema.default(() => createId('fact')),
+    scope: scopeSchema,
+    ...factKeyFields,
+    value: factValueSchema,
+    confidence: unitSchema.default(1),
+    validFrom: timestampSchema.default(now),
+    lastConfirmedAt: timestampSchema.optional(),
+    accessLevel: accessLevelSchema.default(0),
+    provenance: provenanceSchema,
+    metadata: metadataSchema.default({}),
+    createdAt: timestampSchema.default(now),
+  })
+  .strict()
+  .transform((f) => ({ ...f, lastConfirmedAt: f.lastConfirmedAt ?? f.validFrom }));
+
+const factStatusSchema = z.enum(['active', 'pending_review', 'superseded', 'stale']);
+
+export const factArgs = {
+  insert: z.object({ fact: newFactSchema }).strict(),
+  supersede: z
+    .object({
+      scope: scopeSchema,
+      id: idSchema,
+      /** When set, the call fails with `conflict` unless the current version still has this number. */
+      expectedVersion: z.number().int().min(1).optional(),
+      next: z
+        .object({
+          id: idSchema.default(() => createId('fact')),
+          value: factValueSchema,
+          confidence: unitSchema.default(1),
+          accessLevel: accessLevelSchema.optional(),
+          provenance: provenanceSchema,
+          metadata: metadataSchema.default({}),
+        })
+        .strict(),
+      at: timestampSchema.default(now),
+    })
+    .strict(),
+  get: z.object({ scope: scopeSchema, ids: idsSchema, accessLevel: readLevelSchema }).strict(),
+  find: z
+    .object({
+      scope: scopeSchema,
+      accessLevel: readLevelSchema,
+      entityType: labelSchema.optional(),
+      entityId: nameSchema.optional(),
+      key: labelSchema.optional(),
+      status: z.array(factStatusSchema).min(1).default(['active', 'stale']),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+  history: z.object({ scope: scopeSchema, accessLevel: readLevelSchema, ...factKeyFields }).strict(),
+  update: z
+    .object({
+      scope: scopeSchema,
+      id: idSchema,
+      patch: z
+        .object({
+          status: z.enum(['active', 'stale']).optional(),
+          lastConfirmedAt: timestampSchema.optional(),
+          confidence: unitSchema.optional(),
+          metadata: metadataSchema.optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  delete: z.object({ scope: scopeSchema, ids: idsSchema }).strict(),
+};
+
+// ---------------------------------------------------------------- graph
+
+const graphStatusSchema = z
+  .array(z.enum(['active', 'superseded']))
+  .min(1)
+  .default(['active']);
+
+export const newNodeSchema = z
+  .object({
+    id: idSchema.default(() => createId('node')),
+    scope: scopeSchema,
+    type: labelSchema,
+    name: nameSchema,
+    aliases: z.array(nameSchema).max(64).default([]),
+    properties: metadataSchema.default({}),
+    accessLevel: accessLevelSchema.default(0),
+    provenance: provenanceSchema,
+    at: timestampSchema.default(now),
+  })
+  .strict();
+
+export const newEdgeSchema = z
+  .object({
+    id: idSchema.default(() => createId('edge')),
+    scope: scopeSchema,
+    from: idSchema,
+    to: idSchema,
+    relation: labelSchema,
+    properties: metadataSchema.default({}),
+    confidence: unitSchema.default(1),
+    validFrom: timestampSchema.default(now),
+    accessLevel: accessLevelSchema.default(0),
+    provenance: provenanceSchema,
+    createdAt: timestampSchema.default(now),
+  })
+  .strict();
+
+const directionSchema = z.enum(['out', 'in', 'both']);
+
+export const graphArgs = {
+  upsertNode: z.object({ node: newNodeSchema }).strict(),
+  getNodes: z.object({ scope: scopeSchema, ids: idsSchema, accessLevel: readLevelSchema }).strict(),
+  findNodes: z
+    .object({
+      scope: scopeSchema,
+      accessLevel: readLevelSchema,
+      names: z.array(nameSchema).max(LIMITS.maxBatch),
+      types: z.array(labelSchema).optional(),
+      status: graphStatusSchema,
+    })
+    .strict(),
+  listNodes: z
+    .object({
+      scope: scopeSchema,
+      accessLevel: readLevelSchema,
+      types: z.array(labelSchema).optional(),
+      status: graphStatusSchema,
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+  updateNode: z
+    .object({
+      scope: scopeSchema,
+      id: idSchema,
+      patch: z
+        .object({
+          status: z.enum(['active', 'superseded']).optional(),
+          aliases: z.array(nameSchema).max(64).optional(),
+          properties: metadataSchema.optional(),
+        })
+        .strict(),
+      at: timestampSchema.default(now),
+    })
+    .strict(),
+  deleteNodes: z.object({ scope: scopeSchema, ids: idsSchema }).strict(),
+  addEdge: z.object({ edge: newEdgeSchema }).strict(),
+  listEdges: z
+    .object({
+      scope: scopeSchema,
+      accessLevel: readLevelSchema,
+      nodeIds: idsSchema.optional(),
+      direction: directionSchema.default('both'),
+      relations: z.array(labelSchema).optional(),
+      status: graphStatusSchema,
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+  updateEdge: z
+    .object({
+      scope: scopeSchema,
+      id: idSchema,
+      patch: z
+        .object({
+          status: z.enum(['active', 'superseded']).optional(),
+          validTo: timestampSchema.optional(),
+          confidence: unitSchema.optional(),
+          properties: metadataSchema.optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  deleteEdges: z.object({ scope: scopeSchema, ids: idsSchema }).strict(),
+  traverse: z
+    .object({
+      scope: scopeSchema,
+      accessLevel: readLevelSchema,
+      start: z.array(idSchema).min(1).max(100),
+      direction: directionSchema.default('out'),
+      relations: z.array(labelSchema).optional(),
+      maxHops: z.number().int().min(1).max(LIMITS.maxHops).default(2),
+      limit: limitSchema.default(100),
+    })
+    .strict(),
+};
+
+// ---------------------------------------------------------------- state and ledger
+
+const stateKeySchema = z.string().min(1).max(LIMITS.maxNameChars);
+
+export const stateArgs = {
+  get: z.object({ scope: scopeSchema, key: stateKeySchema }).strict(),
+  set: z
+    .object({
+      scope: scopeSchema,
+      key: stateKeySchema,
+      value: stateValueSchema,
+      /** Fails with `conflict` unless the stored version equals this (0 = must not exist yet). */
+      expectedVersion: z.number().int().min(0).optional(),
+      at: timestampSchema.default(now),
+    })
+    .strict(),
+  delete: z
+    .object({ scope: scopeSchema, key: stateKeySchema, expectedVersion: z.number().int().min(1).optional() })
+    .strict(),
+  list: z
+    .object({
+      scope: scopeSchema,
+      prefix: z.string().max(LIMITS.maxNameChars).optional(),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+};
+
+export const ledgerArgs = {
+  claim: z
+    .object({
+      scope: scopeSchema,
+      key: stateKeySchema,
+      owner: idSchema,
+      at: timestampSchema.default(now),
+      leaseMs: z
+        .number()
+        .int()
+        .min(1)
+        .max(30 * 24 * 3_600_000)
+        .default(300_000),
+    })
+    .strict(),
+  complete: z
+    .object({
+      scope: scopeSchema,
+      key: stateKeySchema,
+      owner: idSchema,
+      at: timestampSchema.default(now),
+      result: stateValueSchema.optional(),
+    })
+    .strict(),
+  release: z.object({ scope: scopeSchema, key: stateKeySchema, owner: idSchema }).strict(),
+  get: z.object({ scope: scopeSchema, key: stateKeySchema }).strict(),
+  list: z
+    .object({
+      scope: scopeSchema,
+      status: z.enum(['claimed', 'done']).optional(),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+};
+
+// ---------------------------------------------------------------- review queue
+
+export const newReviewItemSchema = z
+  .object({
+    id: idSchema.default(() => createId('rev')),
+    scope: scopeSchema,
+    kind: z.enum(['fact', 'edge']),
+    reason: z.enum(['low_confidence', 'hypothetical', 'conflict', 'manual']),
+    proposal: metadataSchema,
+    confidence: unitSchema,
+    accessLevel: accessLevelSchema.default(0),
+    provenance: provenanceSchema,
+    createdAt: timestampSchema.default(now),
+  })
+  .strict();
+
+export const reviewArgs = {
+  add: z.object({ item: newReviewItemSchema }).strict(),
+  get: z.object({ scope: scopeSchema, ids: idsSchema, accessLevel: readLevelSchema }).strict(),
+  list: z
+    .object({
+      scope: scopeSchema,
+      accessLevel: readLevelSchema,
+      status: z
+        .array(z.enum(['pending', 'approved', 'rejected']))
+        .min(1)
+        .default(['pending']),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+  decide: z
+    .object({
+      scope: scopeSchema,
+      id: idSchema,
+      status: z.enum(['approved', 'rejected']),
+      by: idSchema,
+      at: timestampSchema.default(now),
+      note: z.string().max(10_000).optional(),
+    })
+    .strict(),
+};
+
+// ---------------------------------------------------------------- audit log
+
+export const newAuditEntrySchema = z
+  .object({
+    id: idSchema.default(() => createId('aud')),
+    scope: scopeSchema,
+    at: timestampSchema.default(now),
+    action: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, 'must be a dotted lower-case verb like fact.supersede'),
+    actor: idSchema.default('system'),
+    subjectType: nameSchema.optional(),
+    subjectId: idSchema.optional(),
+    details: metadataSchema.default({}),
+  })
+  .strict();
+
+export const auditArgs = {
+  append: z.object({ entries: z.array(newAuditEntrySchema).min(1).max(LIMITS.maxBatch) }).strict(),
+  list: z
+    .object({
+      scope: scopeSchema,
+      actions: z.array(z.string().min(1).max(128)).optional(),
+      subjectId: idSchema.optional(),
+      since: timestampSchema.optional(),
+      until: timestampSchema.optional(),
+      order: z.enum(['asc', 'desc']).default('asc'),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
+};
+
+export const storeArgs = {
+  forget: z.object({ scope: scopeSchema }).strict(),
+};

@@ -1,0 +1,67 @@
+/**
+ * Test helpers for code built on Strata: a deterministic embedder, a manual clock, and a scripted
+ * completion model. Import from `@strata-memory/core/test`.
+ */
+import { hashEmbedder } from '../embed/hash-embedder.ts';
+import type { Clock, CompletionModel, Embedder } from '../ports/ports.ts';
+import { PORT_SPECIFICATION_VERSION } from '../ports/ports.ts';
+
+export { hashEmbedder };
+
+/** A deterministic lexical embedder (64 dimensions unless told otherwise). */
+export function testEmbedder(dimensions = 64): Embedder {
+  return hashEmbedder({ dimensions });
+}
+
+export interface ManualClock extends Clock {
+  set(time: number | Date | string): void;
+  advance(ms: number): void;
+  advanceDays(days: number): void;
+}
+
+/** A clock that only moves when told to. */
+export function manualClock(start: number | Date | string = '2026-01-01T09:00:00Z'): ManualClock {
+  let current = new Date(start).getTime();
+  return {
+    now: () => current,
+    set(time) {
+      current = new Date(time).getTime();
+    },
+    advance(ms) {
+      current += ms;
+    },
+    advanceDays(days) {
+      current += days * 86_400_000;
+    },
+  };
+}
+
+export interface ScriptedModel extends CompletionModel {
+  /** Every call made, in order. */
+  readonly calls: Array<{ system: string; prompt: string }>;
+}
+
+/**
+ * A completion model that answers from a script: a list of replies used in order (the last one
+ * repeats), or a function of the prompt. A reply that is an Error is thrown.
+ */
+export function scriptedModel(
+  script: Array<string | Error> | ((args: { system: string; prompt: string }) => string | Error),
+): ScriptedModel {
+  const calls: Array<{ system: string; prompt: string }> = [];
+  return {
+    specificationVersion: PORT_SPECIFICATION_VERSION,
+    id: 'scripted',
+    calls,
+    async complete({ system, prompt }) {
+      calls.push({ system, prompt });
+      const reply =
+        typeof script === 'function'
+          ? script({ system, prompt })
+          : script[Math.min(calls.length - 1, script.length - 1)];
+      if (reply === undefined) throw new Error('scriptedModel: empty script');
+      if (reply instanceof Error) throw reply;
+      return reply;
+    },
+  };
+}
