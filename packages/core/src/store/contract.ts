@@ -39,6 +39,14 @@ import type {
  * - Calls that change an item by id take the caller's `scope`; an id not visible from it is
  *   reported as `not_found` and nothing changes.
  * - Batches are atomic: a call that fails stores nothing.
+ * - Batch deletes (`delete`, `deleteMessages`, `deleteNodes`, `deleteEdges`) delete the listed ids
+ *   visible from `scope`, skip the rest without error, and return how many they deleted.
+ * - Inserting an id that already exists (episodes, facts, nodes, edges, review items, audit
+ *   entries) fails the whole call with `conflict`.
+ * - `since` and `until` bound a time inclusively (`since <= t <= until`).
+ * - `cursor` is opaque: pass back a `nextCursor` unchanged; anything else fails with `invalid_input`.
+ *   Listings page by their documented order, which always ends in a unique tie-breaker.
+ * - Patches merge `metadata` and `properties` (top-level keys) and leave unset fields alone.
  * - Drivers return candidates with raw scores; fusion, decay and budgeting live in the engine.
  */
 export const STORE_SPECIFICATION_VERSION = 'v1';
@@ -90,7 +98,7 @@ export interface ThreadDriver {
   get(args: Args<typeof threadArgs.get>): Promise<ThreadRecord | null>;
   /** Every thread with this id, in any scope (adapters use it to check ownership). */
   lookup(args: Args<typeof threadArgs.lookup>): Promise<ThreadRecord[]>;
-  /** Threads in the subtree of `scope`, most recently updated first. */
+  /** Threads in the subtree of `scope`, most recently updated first (then by scope). */
   list(args: Args<typeof threadArgs.list>): Promise<Page<ThreadRecord>>;
   /** `not_found` if the thread does not exist. Metadata is merged. */
   update(args: Args<typeof threadArgs.update>): Promise<ThreadRecord>;
@@ -99,16 +107,23 @@ export interface ThreadDriver {
   /**
    * Appends in order, assigning `seq`; creates the thread if missing. A message whose id already
    * exists in the thread is not appended again; its stored record is returned in its place.
+   * Message ids are unique per thread. `seq` is never reused while the thread exists (deleted
+   * messages leave gaps); concurrent appends never share a `seq`. A thread created here gets the
+   * first message's `createdAt`; `updatedAt` moves up to the newest appended message's `createdAt`.
    */
   appendMessages(args: Args<typeof threadArgs.appendMessages>): Promise<MessageRecord[]>;
-  /** Messages by `seq`, in `order`; with `order: 'desc'` and `limit` n, the last n. */
+  /**
+   * Messages by `seq`, in `order`, with `afterSeq`/`beforeSeq` as exclusive bounds; with
+   * `order: 'desc'` and `limit` n, the last n. A missing thread has no messages.
+   */
   listMessages(args: Args<typeof threadArgs.listMessages>): Promise<MessageRecord[]>;
+  /** The thread's messages among `ids`, in the order of `ids`; unknown ids are skipped. */
   getMessages(args: Args<typeof threadArgs.getMessages>): Promise<MessageRecord[]>;
   deleteMessages(args: Args<typeof threadArgs.deleteMessages>): Promise<{ deleted: number }>;
 }
 
 export interface EpisodeDriver {
-  /** Inserts; an id that already exists fails the whole batch with `conflict`. */
+  /** Inserts; an id that already exists, or appears twice in the batch, fails the whole batch with `conflict`. */
   put(args: Args<typeof episodeArgs.put>): Promise<EpisodeRecord[]>;
   /** Visible episodes among `ids`, in the order of `ids`. */
   get(args: Args<typeof episodeArgs.get>): Promise<EpisodeRecord[]>;
@@ -116,8 +131,12 @@ export interface EpisodeDriver {
   list(args: Args<typeof episodeArgs.list>): Promise<Page<EpisodeRecord>>;
   count(args: Args<typeof episodeArgs.count>): Promise<number>;
   /**
-   * Keyword candidates: `query` is plain text (no operator syntax; quotes, `*`, `OR`, `-` are
-   * literal). Returns visible episodes containing any query term, best first.
+   * Keyword candidates: `query` is plain text (no operator syntax; quotes, `*`, `OR`, `-`, `:`,
+   * `NEAR(` are literal and never make the call fail). Returns visible episodes containing any query
+   * term (after the driver's stemming and stop-word removal), best first; a query with no
+   * searchable term returns `[]`. Ranking statistics (IDF, average length) must not let one tenant's
+   * data change which of another tenant's episodes are returned beyond ranking noise: compute them
+   * per tenant where the engine allows it.
    */
   searchKeyword(args: Args<typeof episodeArgs.searchKeyword>): Promise<ScoredEpisode[]>;
   /**
@@ -125,33 +144,39 @@ export interface EpisodeDriver {
    * number of dimensions as `vector` are candidates.
    */
   searchVector(args: Args<typeof episodeArgs.searchVector>): Promise<ScoredEpisode[]>;
-  /** Active episodes stored at exactly `scope` whose `contentHash` is listed. */
+  /** Active episodes stored at exactly `scope` whose `contentHash` is listed, oldest first. */
   findByHash(args: Args<typeof episodeArgs.findByHash>): Promise<EpisodeRecord[]>;
+  /** Patches a visible episode (`metadata` merged); `not_found` otherwise. */
   update(args: Args<typeof episodeArgs.update>): Promise<EpisodeRecord>;
-  /** Adds 1 to `accessCount` and sets `lastAccessedAt` on each visible id. */
+  /** Adds 1 to `accessCount` and sets `lastAccessedAt` on each visible id; other ids are ignored. */
   recordAccess(args: Args<typeof episodeArgs.recordAccess>): Promise<void>;
   delete(args: Args<typeof episodeArgs.delete>): Promise<{ deleted: number }>;
 }
 
 export interface FactDriver {
   /**
-   * Inserts version 1 of (scope, entityType, entityId, key). Fails with `conflict` when a current
-   * (active or stale) fact already exists for that key at exactly that scope: use `supersede`.
+   * Inserts version 1 of (scope, entityType, entityId, key), status `active`. Fails with `conflict`
+   * when a current (active or stale) fact already exists for that key at exactly that scope: use
+   * `supersede`. (If the key's current version was deleted, the new one numbers on from the highest
+   * version left, so versions in `history` stay unique.)
    */
   insert(args: Args<typeof factArgs.insert>): Promise<FactRecord>;
   /**
    * Atomically ends the current version `id` (status `superseded`, `validTo` = at, `supersededBy`)
    * and inserts the next version (same scope and key, version + 1, `supersedes` = id, status
-   * active). Fails with `conflict` if `id` is no longer current or its version differs from
-   * `expectedVersion`; nothing changes then.
+   * active, `validFrom` = `createdAt` = `lastConfirmedAt` = at, `accessLevel` kept unless given).
+   * Fails with `not_found` if `id` is not visible from `scope`, with `conflict` if it is no longer
+   * current or its version differs from `expectedVersion`; nothing changes then. Of two concurrent
+   * supersedes of one version, exactly one succeeds.
    */
   supersede(args: Args<typeof factArgs.supersede>): Promise<{ previous: FactRecord; current: FactRecord }>;
+  /** Visible facts among `ids`, in the order of `ids`. */
   get(args: Args<typeof factArgs.get>): Promise<FactRecord[]>;
-  /** Visible facts matching the filters, most recently created first. */
+  /** Visible facts matching the filters, most recently created first (then id descending). */
   find(args: Args<typeof factArgs.find>): Promise<Page<FactRecord>>;
   /** Every visible version of the key, by scope depth (ancestors first) then version. */
   history(args: Args<typeof factArgs.history>): Promise<FactRecord[]>;
-  /** Status (active/stale), confirmation time, confidence, metadata of a current fact; `conflict` on a superseded one. */
+  /** Status (active/stale), confirmation time, confidence, metadata (merged) of a current fact; `conflict` on a superseded one. */
   update(args: Args<typeof factArgs.update>): Promise<FactRecord>;
   delete(args: Args<typeof factArgs.delete>): Promise<{ deleted: number }>;
 }
@@ -159,12 +184,16 @@ export interface FactDriver {
 export interface GraphDriver {
   /**
    * One node per (exact scope, type, normalised name): an existing one gets the new aliases added,
-   * properties merged, status active, and is returned with its original id.
+   * properties merged, status active, `updatedAt` = at, and is returned with its original id (its
+   * name, access level and provenance unchanged). Aliases whose normalised form repeats the name or
+   * another alias are dropped. A new node whose id is already taken fails with `conflict`.
    */
   upsertNode(args: Args<typeof graphArgs.upsertNode>): Promise<NodeRecord>;
+  /** Visible nodes among `ids`, in the order of `ids`. */
   getNodes(args: Args<typeof graphArgs.getNodes>): Promise<NodeRecord[]>;
-  /** Visible nodes whose normalised name or an alias equals a normalised `names` entry. */
+  /** Visible nodes whose normalised name or an alias equals a normalised `names` entry, by creation time then id. */
   findNodes(args: Args<typeof graphArgs.findNodes>): Promise<NodeRecord[]>;
+  /** Visible nodes by creation time, then id. */
   listNodes(args: Args<typeof graphArgs.listNodes>): Promise<Page<NodeRecord>>;
   /** `aliases` replaces the list; `properties` merges. */
   updateNode(args: Args<typeof graphArgs.updateNode>): Promise<NodeRecord>;
@@ -175,16 +204,23 @@ export interface GraphDriver {
    * scope, ends and relation is returned instead of adding a duplicate.
    */
   addEdge(args: Args<typeof graphArgs.addEdge>): Promise<EdgeRecord>;
+  /**
+   * Visible edges by creation time, then id. With `nodeIds`, only edges leaving (`out`), entering
+   * (`in`) or touching (`both`) one of those nodes.
+   */
   listEdges(args: Args<typeof graphArgs.listEdges>): Promise<Page<EdgeRecord>>;
   updateEdge(args: Args<typeof graphArgs.updateEdge>): Promise<EdgeRecord>;
   deleteEdges(args: Args<typeof graphArgs.deleteEdges>): Promise<{ deleted: number }>;
   /**
-   * Breadth-first over active, visible edges (and active nodes) from `start`, following
-   * `direction`, up to `maxHops`; cycles are not followed twice.
+   * Breadth-first over active, visible edges (and active, visible nodes) from `start`, following
+   * `direction`, up to `maxHops`; cycles are not followed twice. `start` ids that are not active
+   * and visible are ignored (`result.start` lists the ones used). `accessLevel` applies to nodes and
+   * edges alike; `limit` caps `reached` (the shallowest nodes are kept).
    */
   traverse(args: Args<typeof graphArgs.traverse>): Promise<TraversalResult>;
 }
 
+/** State is per job: every call addresses entries at exactly `scope` (no ancestors). */
 export interface StateDriver {
   get(args: Args<typeof stateArgs.get>): Promise<StateEntry | null>;
   set(args: Args<typeof stateArgs.set>): Promise<StateEntry>;
@@ -196,11 +232,15 @@ export interface StateDriver {
 export interface LedgerDriver {
   /**
    * Atomically takes the key: `claimed: true` when no entry exists or the existing claim's lease
-   * has expired; otherwise `claimed: false` with the existing entry (a `done` key is never
-   * claimed again). Two concurrent claims never both succeed.
+   * has expired (`at >= leaseUntil`); otherwise `claimed: false` with the existing entry (a `done`
+   * key is never claimed again, and the holder re-claiming a live lease gets `claimed: false` too).
+   * Two concurrent claims never both succeed. Entries live at exactly `scope`, like state.
    */
   claim(args: Args<typeof ledgerArgs.claim>): Promise<{ claimed: boolean; entry: LedgerEntry }>;
-  /** Marks a key the owner holds as done (idempotent for the same owner); `conflict` otherwise. */
+  /**
+   * Marks a key the owner holds as done (idempotent for the same owner, even after its lease ran
+   * out as long as nobody took it over); `conflict` otherwise, including for a key never claimed.
+   */
   complete(args: Args<typeof ledgerArgs.complete>): Promise<LedgerEntry>;
   /** Drops an unfinished claim the owner holds, so the key can be claimed again. */
   release(args: Args<typeof ledgerArgs.release>): Promise<{ released: boolean }>;
@@ -209,17 +249,19 @@ export interface LedgerDriver {
 }
 
 export interface ReviewDriver {
+  /** Adds a `pending` item. */
   add(args: Args<typeof reviewArgs.add>): Promise<ReviewItem>;
+  /** Visible items among `ids`, in the order of `ids`. */
   get(args: Args<typeof reviewArgs.get>): Promise<ReviewItem[]>;
-  /** Visible items, oldest first. */
+  /** Visible items, oldest first (then id). */
   list(args: Args<typeof reviewArgs.list>): Promise<Page<ReviewItem>>;
-  /** `conflict` unless the item is pending. */
+  /** `not_found` unless the item is visible from `scope`; `conflict` unless it is pending. */
   decide(args: Args<typeof reviewArgs.decide>): Promise<ReviewItem>;
 }
 
 export interface AuditDriver {
   append(args: Args<typeof auditArgs.append>): Promise<AuditEntry[]>;
-  /** Entries in the subtree of `scope`, by time then insertion order. */
+  /** Entries in the subtree of `scope`, by time then insertion order; `actions` are exact names. */
   list(args: Args<typeof auditArgs.list>): Promise<Page<AuditEntry>>;
 }
 
@@ -255,10 +297,17 @@ export interface StoreDriver extends SubStores {
   readonly capabilities: StoreCapabilities;
   /**
    * Runs `fn` atomically: every call made through `tx` commits together, or none does if `fn`
-   * throws. Calls on the outer store wait until the transaction ends. Nested calls join it.
+   * throws (its error is rethrown unchanged). A call through `tx` that fails does not by itself
+   * abort the transaction: `fn` may catch it and go on. Calls on the outer store wait until the
+   * transaction ends, or at least never see its uncommitted writes. Nested `transaction` calls made
+   * inside `fn` join it (no savepoints: an inner failure that `fn` catches does not undo the inner
+   * writes). Code inside `fn` should make its calls through `tx`.
    */
   transaction<T>(fn: (tx: StoreDriverTransaction) => Promise<T>): Promise<T>;
-  /** Erases every row in the subtree of `scope` from every sub-store, atomically. */
+  /**
+   * Erases every row in the subtree of `scope` from every sub-store (threads with their messages,
+   * episodes, facts, nodes, edges, state, ledger, review, audit), atomically, and counts them.
+   */
   forget(args: Args<typeof storeArgs.forget>): Promise<ForgetCounts>;
   close(): Promise<void>;
   /**

@@ -40,8 +40,14 @@ export function validationError(where: string, error: z.ZodError): StrataError {
     message: issue.message,
     code: issue.code,
   }));
-  const tooLarge = issues.some((i) => i.code === 'too_big' && !i.path.endsWith('limit'));
-  const scopeIssue = issues.every((i) => i.path === 'scope' || i.path.startsWith('scope.'));
+  // Too long a text, array or JSON value is a payload problem; a number above its range (an
+  // importance of 2, a page `limit` of 5000) is plain bad input.
+  const tooLarge = error.issues.some(
+    (i) => i.code === 'too_big' && i.origin !== 'number' && i.origin !== 'int',
+  );
+  // A scope argument, or the scope of an item being written (`episodes.0.scope`, `fact.scope`).
+  const scopePath = /^((fact|node|edge|item)\.|(episodes|entries)\.\d+\.)?scope(\.|$)/;
+  const scopeIssue = issues.every((i) => scopePath.test(i.path));
   const code = tooLarge ? 'payload_too_large' : scopeIssue ? 'invalid_scope' : 'invalid_input';
   const summary = issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ');
   return new StrataError({ code, message: `${where}: ${summary}`, details: { issues } });

@@ -1,0 +1,21 @@
+import type { Store } from '@strata-memory/core';
+
+/** Capabilities a driver may be able to build a store without, to prove `unsupported` errors. */
+export type ToggleableCapability = 'keywordSearch' | 'vectorSearch' | 'transactions';
+
+export interface StoreConformanceOptions {
+  /** Names the driver in the test report: `store conformance: sqlite`. */
+  name: string;
+  /**
+   * A new, empty-looking store for one test. The suite uses fresh random tenant ids in every test,
+   * so a driver may hand out stores that share one database.
+   */
+  create: () => Promise<Store>;
+  /** Called after each test with the store `create` returned. Default: `store.close()`. */
+  destroy?: (store: Store) => Promise<void>;
+  /**
+   * Optional: a store of this driver that does not declare `capability`. When given, the
+   * capability suite checks that every call needing it fails with `unsupported`.
+   */
+  createWithout?: (capability: ToggleableCapability) => Promise<Store>;
+}

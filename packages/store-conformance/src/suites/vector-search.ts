@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { DAY, newTenant, sorted, T0, unitVector, useStore } from '../fixtures.ts';
+import type { StoreConformanceOptions } from '../options.ts';
+import { episode } from './episodes.ts';
+
+const SKIP_REASON =
+  'the store does not declare vectorSearch; the capabilities suite checks that searchVector fails with unsupported';
+
+export function vectorSearchSuite(options: StoreConformanceOptions): void {
+  describe('vector search', () => {
+    const store = useStore(options);
+
+    it('returns the nearest episodes first with their cosine similarity', async ({ skip }) => {
+      skip(!store().capabilities.vectorSearch, SKIP_REASON);
+      const t = newTenant();
+      const query = unitVector(8, 0);
+      await store().episodes.put({
+        episodes: [
+          episode('far', t.alice, 'far', { embedding: unitVector(8, 3) }),
+          episode('near', t.alice, 'near', { embedding: unitVector(8, 0, 0.1) }),
+          episode('exact', t.alice, 'exact', { embedding: unitVector(8, 0) }),
+          episode('mid', t.alice, 'mid', { embedding: unitVector(8, 0, 1) }),
+          episode('opposite', t.alice, 'opposite', { embedding: query.map((x) => -x) }),
+        ],
+      });
+      const results = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 5 });
+      expect(results.map((r) => r.episode.id)).toEqual(['exact', 'near', 'mid', 'far', 'opposite']);
+      expect(results[0]!.score).toBeCloseTo(1, 4);
+      expect(results[1]!.score).toBeCloseTo(1 / Math.hypot(1, 0.1), 4);
+      expect(results[2]!.score).toBeCloseTo(Math.SQRT1_2, 4);
+      expect(results[3]!.score).toBeCloseTo(0, 4);
+      expect(results[4]!.score).toBeCloseTo(-1, 4);
+      const top2 = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 2 });
+      expect(top2.map((r) => r.episode.id)).toEqual(['exact', 'near']);
+    });
+
+    it('ignores episodes embedded with another number of dimensions, and those without one', async ({
+      skip,
+    }) => {
+      skip(!store().capabilities.vectorSearch, SKIP_REASON);
+      const t = newTenant();
+      await store().episodes.put({
+        episodes: [
+          episode('d4', t.alice, 'four', { embedding: unitVector(4, 0) }),
+          episode('d8', t.alice, 'eight', { embedding: unitVector(8, 0, 0.5) }),
+          episode('none', t.alice, 'no embedding'),
+        ],
+      });
+      const eight = await store().episodes.searchVector({ scope: t.alice, vector: unitVector(8, 0) });
+      expect(eight.map((r) => r.episode.id)).toEqual(['d8']);
+      const four = await store().episodes.searchVector({ scope: t.alice, vector: unitVector(4, 0) });
+      expect(four.map((r) => r.episode.id)).toEqual(['d4']);
+      expect(await store().episodes.searchVector({ scope: t.alice, vector: unitVector(16, 0) })).toEqual([]);
+    });
+
+    it('respects scope even when another tenant and a sibling hold many nearer vectors', async ({ skip }) => {
+      skip(!store().capabilities.vectorSearch, SKIP_REASON);
+      const t = newTenant();
+      const query = unitVector(8, 0);
+      await store().episodes.put({
+        episodes: Array.from({ length: 300 }, (_, i) =>
+          episode(`other-${i}`, t.otherOrgAlice, `other ${i}`, { embedding: query }),
+        ),
+      });
+      await store().episodes.put({
+        episodes: Array.from({ length: 50 }, (_, i) =>
+          episode(`bob-${i}`, t.bob, `bob ${i}`, { embedding: query }),
+        ),
+      });
+      await store().episodes.put({
+        episodes: [
+          episode('mine-1', t.alice, 'mine', { embedding: unitVector(8, 0, 2) }),
+          episode('mine-2', t.alice, 'mine', { embedding: unitVector(8, 1) }),
+          episode('org-1', t.org, 'shared', { embedding: unitVector(8, 0, 3) }),
+        ],
+      });
+      const results = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 10 });
+      expect(sorted(results.map((r) => r.episode.id))).toEqual(['mine-1', 'mine-2', 'org-1']);
+      expect(results.map((r) => r.episode.id)).toEqual(['mine-1', 'org-1', 'mine-2']);
+    });
+
+    it('filters by status, time window and access level', async ({ skip }) => {
+      skip(!store().capabilities.vectorSearch, SKIP_REASON);
+      const t = newTenant();
+      const v = unitVector(4, 0);
+      await store().episodes.put({
+        episodes: [
+          episode('a', t.alice, 'a', { embedding: v, occurredAt: T0 }),
+          episode('b', t.alice, 'b', { embedding: v, occurredAt: T0 + DAY, accessLevel: 3 }),
+          episode('c', t.alice, 'c', { embedding: v, occurredAt: T0 + 2 * DAY, status: 'archived' }),
+        ],
+      });
+      const ids = async (args: Record<string, unknown>) =>
+        sorted(
+          (await store().episodes.searchVector({ scope: t.alice, vector: v, ...args })).map(
+            (r) => r.episode.id,
+          ),
+        );
+      expect(await ids({})).toEqual(['a', 'b']);
+      expect(await ids({ accessLevel: 0 })).toEqual(['a']);
+      expect(await ids({ status: ['archived'] })).toEqual(['c']);
+      expect(await ids({ status: ['active', 'archived'], since: T0 + DAY })).toEqual(['b', 'c']);
+      expect(await ids({ until: T0 })).toEqual(['a']);
+    });
+  });
+}
