@@ -198,7 +198,7 @@ export interface MemoryContext {
 }
 
 export interface FactKey {
-  /** Default `entity`. */
+  /** Writes default to `entity`; reads without it match the entity under any type. */
   entityType?: string;
   /** The entity's name or id (normalised by the engine). */
   entity: string;
@@ -250,6 +250,11 @@ export interface ImpactResult {
   node: NodeRecord;
   /** What depends on it or is affected by it, within the hop bound. */
   affected: Array<{ node: NodeRecord; depth: number; path: { nodeIds: string[]; edgeIds: string[] } }>;
+  /**
+   * Nodes it changes directly (`affects` edges) that others depend on: the impact flows through
+   * them to their dependents in `affected`, so they are listed here rather than there.
+   */
+  through?: NodeRecord[];
 }
 
 export interface Contradiction {

@@ -1,0 +1,157 @@
+/**
+ * Splits a message into sentences and reads the signals that decide whether a sentence may yield
+ * facts at all: is it a question, a hypothetical, hedged, negated, or a correction of an earlier
+ * value? The rules extractor parses `text` (lead-ins and correction markers removed); the flags
+ * decide how much to trust what it finds.
+ */
+
+export interface Clause {
+  /** The sentence with lead-ins ("so,", "fyi", "no,", "actually") removed. */
+  text: string;
+  /** `text` without a trailing ", not X" / "instead of X" after a value: what facts are read from. */
+  factText: string;
+  /** The sentence as written. */
+  original: string;
+  question: boolean;
+  hypothetical: boolean;
+  hedged: boolean;
+  correction: boolean;
+  negated: boolean;
+  /** The value a correction rejects: "…, not 45" → `45`. */
+  replacedValue?: string;
+}
+
+const ABBREVIATIONS = new Set(
+  'dr mr mrs ms prof st sr jr inc ltd co corp vs etc e.g i.e approx dept est fig no'.split(' '),
+);
+
+/** Sentences of `text`, split at . ! ? ; and line breaks (not after common abbreviations or inside numbers). */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n+/)) {
+    let start = 0;
+    for (const match of line.matchAll(/[.!?;]+["')\]]*(?=\s+|$)/g)) {
+      const end = match.index + match[0].length;
+      const before = line.slice(start, match.index);
+      const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+      if (match[0] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{Lu}$/u.test(lastWord))) continue;
+      const sentence = line.slice(start, end).trim();
+      if (sentence.length > 0) out.push(sentence);
+      start = end;
+    }
+    const rest = line.slice(start).trim();
+    if (rest.length > 0) out.push(rest);
+  }
+  return out;
+}
+
+const LEAD_INS =
+  /^(?:so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
+
+/** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
+const CORRECTION_PUNCTUATED =
+  /^(?:no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself)\s*[,:;!.\-—]+\s*/i;
+const CORRECTION_BARE = /^(?:actually|correction|correcting myself|i meant|i mean|rather)\b\s*[,:;\-—]*\s*/i;
+
+/** Hedges that open a sentence: removed before parsing, remembered as `hedged`. */
+const REPORTED_SPEECH =
+  /^(?:he|she|they|someone|somebody|[\p{Lu}][\p{L}'’-]*)\s+(?:said|says|told me|told us|mentioned|claims?|claimed|thinks?|thought)\s*,?\s*(?:that\s+)?/u;
+const HEDGE_LEAD =
+  /^(?:i think|i believe|i guess|i suppose|i assume|i heard|i feel like|probably|maybe|perhaps|apparently|supposedly|reportedly|presumably|i'?m not sure,? but|not sure,? but|if i recall correctly|if i remember correctly|iirc|afaik)\b\s*[,:]?\s*(?:that\s+)?/i;
+
+const QUESTION_START =
+  /^(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|would|should|will|shall|have|has|had|may|might|isn't|aren't|doesn't|don't|didn't)\b/i;
+const HYPOTHETICAL_START =
+  /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say we|say that|in case|assuming|assume|if|were we|had we)\b/i;
+const HYPOTHETICAL_ANYWHERE =
+  /\b(?:what if|if|unless|would(?!\s+(?:prefer|rather|like))|could|might|in theory|hypothetically|suppose|supposing|imagine|assuming|in case)\b/i;
+const HEDGES =
+  /\b(?:i think|i believe|i guess|i suppose|i assume|i feel|i heard|i'?m not sure|not sure|probably|maybe|perhaps|possibly|presumably|likely|apparently|supposedly|reportedly|allegedly|seems?|seemed|if i recall|iirc|afaik|rumou?r(?:ed)?|(?:he|she|they|someone|somebody) (?:said|says|told|mentioned|thinks?|claims?)|told me|according to|should be|ought to be|i'?d say)\b/i;
+const NEGATION =
+  /\b(?:not|never|no longer|none|neither|nor|isn'?t|aren'?t|doesn'?t|don'?t|didn'?t|won'?t|wasn'?t|weren'?t|cannot|can'?t|hasn'?t|haven'?t)\b/i;
+const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+([^,;]+?)\s*[.!]*$/i;
+const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+([^,;]+?)\s*[.!]*$/i;
+const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\bis now corrected\b/i;
+
+function stripLeadIns(sentence: string): { text: string; correction: boolean } {
+  let text = sentence.trim();
+  let correction = false;
+  for (let i = 0; i < 6; i++) {
+    const before = text;
+    if (CORRECTION_PUNCTUATED.test(text)) {
+      text = text.replace(CORRECTION_PUNCTUATED, '');
+      correction = true;
+    } else if (CORRECTION_BARE.test(text)) {
+      text = text.replace(CORRECTION_BARE, '');
+      correction = true;
+    } else if (LEAD_INS.test(text)) {
+      text = text.replace(LEAD_INS, '');
+    }
+    if (text === before) break;
+  }
+  return { text: text.trim(), correction };
+}
+
+/** "we're" → "we are", "it's" → "it is" (pronouns only: "Acme's" stays a possessive). */
+function expandContractions(text: string): string {
+  return text
+    .replace(/\b(we|you|they)['’]re\b/gi, '$1 are')
+    .replace(/\b(I)['’]m\b/g, '$1 am')
+    .replace(/\b(it|that|what|there|here|who|he|she)['’]s\b/gi, '$1 is')
+    .replace(/\b(we|I|you|they)['’]ll\b/gi, '$1 will')
+    .replace(/\b(we|I|you|they)['’]ve\b/gi, '$1 have')
+    .replace(/\b(we|I|you|they)['’]d\b/gi, '$1 would');
+}
+
+/** The clauses of a message, with their signals. */
+export function clausesOf(message: string): Clause[] {
+  const out: Clause[] = [];
+  let carryCorrection = false;
+  for (const original of sentencesOf(message)) {
+    const stripped = stripLeadIns(original);
+    const bare = stripped.text.replace(/[\s.!;:,]+$/g, '');
+    if (bare.length === 0) {
+      // "No." / "Correction:" on its own corrects the next sentence.
+      carryCorrection = stripped.correction;
+      continue;
+    }
+    const question = /\?\s*["')\]]*$/.test(original) || QUESTION_START.test(bare);
+    const hypothetical = HYPOTHETICAL_START.test(bare) || HYPOTHETICAL_ANYWHERE.test(bare);
+    let correction = stripped.correction || carryCorrection || INNER_CORRECTION.test(bare);
+    carryCorrection = false;
+    const reported = REPORTED_SPEECH.test(bare);
+    const unhedged = bare.replace(/\s+/g, ' ').replace(HEDGE_LEAD, '').replace(REPORTED_SPEECH, '');
+    const text = expandContractions(unhedged).replace(/\b(is|are)\s+actually\b/i, '$1');
+    let factText = text;
+    let replacedValue: string | undefined;
+    // Only as a tail after a value: "… is 30 days, not 45", "… is 30 days instead of 45".
+    const notTail = NOT_TAIL.exec(text);
+    const insteadTail = INSTEAD_TAIL.exec(text);
+    if (
+      notTail &&
+      /,|—|\s-\s/.test(notTail[0]) &&
+      /\b(?:is|are|be|to)\b/i.test(text.slice(0, notTail.index))
+    ) {
+      replacedValue = notTail[1]!.trim();
+      factText = text.slice(0, notTail.index).trim();
+      correction = true;
+    } else if (insteadTail && /\b(?:is|are)\b/i.test(text.slice(0, insteadTail.index))) {
+      replacedValue = insteadTail[1]!.trim();
+      factText = text.slice(0, insteadTail.index).trim();
+      correction = true;
+    }
+    const clause: Clause = {
+      text,
+      factText,
+      original,
+      question,
+      hypothetical,
+      hedged: reported || HEDGES.test(bare),
+      correction,
+      negated: NEGATION.test(factText),
+    };
+    if (replacedValue !== undefined) clause.replacedValue = replacedValue;
+    out.push(clause);
+  }
+  return out;
+}

@@ -1,0 +1,210 @@
+import type { Clause } from './clauses.ts';
+import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
+import {
+  cleanPhrase,
+  entityTypeOf,
+  isEntityPhrase,
+  isValidKey,
+  isValidValue,
+  parseSubject,
+  stripDeterminers,
+  words,
+} from './noun-phrases.ts';
+
+/**
+ * Fact statements the rules extractor recognises, one clause at a time:
+ *
+ * - "my name is Maria" · "call me Maria"
+ * - "my/our <attribute> is <value>" · "<Entity>'s <attribute> is <value>"
+ * - "the <attribute> for/of <Entity> is <value>" · "<Entity> <attribute> is <value>"
+ * - "<Name> is my/our <role>" (stored as the role's value)
+ * - "<Entity> are paid <terms or amount>"
+ * - "<subject> changed to <value>" and other explicit updates
+ * - "I prefer X [over Y] [for Z]"
+ * - in a what-if or conditional: "<actor> extended <attribute> to <value>", "<subject> was <value>"
+ *   (kind `hypothetical`, always reviewed)
+ *
+ * Values are kept exactly as written ("$4,200", "45 days", "net 60").
+ */
+
+export interface FactCandidate {
+  entityType: string;
+  entity: string;
+  key: string;
+  value: string;
+  confidence: number;
+  kind: 'statement' | 'correction' | 'hypothetical';
+  /** True when the entity was named in the sentence. */
+  named: boolean;
+  evidence: string;
+}
+
+export interface FactPatternContext {
+  knownEntities: ReadonlySet<string>;
+}
+
+const COPULA =
+  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to)\s+(.+)$/i;
+const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
+const HYPOTHETICAL_LEAD =
+  /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
+const CHANGE_TO =
+  /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made)\s+(.+?)\s+to\s+(.+)$/i;
+const PAID = /^(.+?)\s+(?:is|are|get|gets)\s+paid\s+(.+)$/i;
+const PAYMENT_TERMS =
+  /^(?:net\s*\d+|within\s+\d+\s+days|\d+\s+days|weekly|monthly|bi-?weekly|quarterly|every\s+\w+|on\s+delivery|upfront|up front|in advance|on receipt)/i;
+const AMOUNT = /^(?:[$€£¥]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds)\b)/i;
+const NAME_IS = /^(?:my name is|my name's|i am called|i'm called|call me|i go by|you can call me)\s+(.+)$/i;
+const PREFER =
+  /^i\s+(?:really\s+|strongly\s+|much\s+|generally\s+|usually\s+)?(?:prefer|would prefer|'d prefer|would rather have)\s+(.+?)(?:\s+(?:over|to|rather than|instead of)\s+(.+?))?(?:\s+for\s+(.+?))?$/i;
+const VALUE_LEAD = /^(?:now|currently|still|actually|officially|exactly|just|only|always)\s+/i;
+const VALUE_TAIL = /\s+(?:now|currently|for now|at the moment|these days|as of now|as well|too|again)$/i;
+
+function cleanValue(raw: string): string {
+  let value = cleanPhrase(raw);
+  for (let i = 0; i < 3; i++) value = value.replace(VALUE_LEAD, '').replace(VALUE_TAIL, '').trim();
+  return cleanPhrase(value);
+}
+
+/** "X is A and Y is B" → two parts; a lone "and" inside a value stays. */
+function copulaParts(text: string): string[] {
+  const parts = text.split(/\s*(?:,\s*|;\s*)?(?:\band\b|\bbut\b|\bwhile\b)\s+(?=[^,]*?\b(?:is|are)\b)/i);
+  return parts.every((p) => /\b(?:is|are)\b/i.test(p)) ? parts : [text];
+}
+
+function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandidate, 'kind' | 'evidence'>[] {
+  const name = NAME_IS.exec(text);
+  if (name) {
+    const value = cleanValue(name[1]!);
+    const tokens = words(value);
+    if (tokens.length >= 1 && tokens.length <= 4 && tokens.every((t) => /^\p{Lu}/u.test(t))) {
+      return [{ ...SPEAKER_ENTITY, key: 'name', value, confidence: 0.95, named: false }];
+    }
+    return [];
+  }
+
+  const prefer = PREFER.exec(text);
+  if (prefer) {
+    const choice = cleanValue(prefer[1]!);
+    const over = prefer[2] ? cleanValue(prefer[2]) : undefined;
+    const topic = prefer[3] ? stripDeterminers(prefer[3]) : undefined;
+    if (!isValidValue(choice) || words(choice).length > 6) return [];
+    const key =
+      topic && isValidKey(topic)
+        ? `preference for ${topic.toLowerCase()}`
+        : `preference: ${choice.toLowerCase()}`;
+    const value = over ? `${choice} over ${over}` : choice;
+    return [{ ...SPEAKER_ENTITY, key, value, confidence: 0.9, named: false }];
+  }
+
+  const paid = PAID.exec(text);
+  if (paid) {
+    const value = cleanValue(paid[2]!);
+    const subject = stripDeterminers(paid[1]!);
+    const key = PAYMENT_TERMS.test(value) ? 'payment terms' : AMOUNT.test(value) ? 'pay rate' : undefined;
+    if (!key || !isValidValue(value)) return [];
+    if (
+      !isEntityPhrase(subject, {
+        knownEntities: ctx.knownEntities,
+        allowLowercase: true,
+        atSentenceStart: true,
+      })
+    ) {
+      return [];
+    }
+    return [
+      { entityType: entityTypeOf(subject), entity: subject, key, value, confidence: 0.85, named: true },
+    ];
+  }
+
+  const out: Omit<FactCandidate, 'kind' | 'evidence'>[] = [];
+  let lastNamed: { entityType: string; entity: string } | undefined;
+  for (const part of copulaParts(text)) {
+    const match = COPULA.exec(part);
+    if (!match) continue;
+    let subject = match[1]!;
+    // "X's lead time is 45 days and their terms are net 60": "their" is X, named earlier in the sentence.
+    const pronoun = /^(?:their|its)\s+(.+)$/i.exec(cleanPhrase(subject));
+    if (pronoun) {
+      if (!lastNamed) continue;
+      subject = `${lastNamed.entity}'s ${pronoun[1]!}`;
+    }
+    const value = cleanValue(match[2]!);
+    if (!isValidValue(value)) continue;
+
+    // "<Name> is our account manager" → our account manager = <Name>.
+    const role = /^(my|our)\s+(.+)$/i.exec(value);
+    if (role) {
+      const holder = stripDeterminers(subject);
+      const key = cleanPhrase(role[2]!).toLowerCase();
+      if (!isValidKey(key)) continue;
+      if (!isEntityPhrase(holder, { knownEntities: ctx.knownEntities, atSentenceStart: false })) continue;
+      const owner = role[1]!.toLowerCase() === 'my' ? SPEAKER_ENTITY : GROUP_ENTITY;
+      out.push({ ...owner, key, value: holder, confidence: 0.85, named: false });
+      continue;
+    }
+
+    const parsed = parseSubject(subject, { knownEntities: ctx.knownEntities, atSentenceStart: true });
+    if (!parsed) continue;
+    if (parsed.named) lastNamed = { entityType: parsed.entityType, entity: parsed.entity };
+    out.push({ ...parsed, value });
+  }
+  return out;
+}
+
+function hypotheticalFacts(
+  text: string,
+  ctx: FactPatternContext,
+): Omit<FactCandidate, 'kind' | 'evidence'>[] {
+  const body = text
+    .replace(HYPOTHETICAL_LEAD, '')
+    .replace(/[?!.]+$/, '')
+    .trim();
+  const change = CHANGE_TO.exec(body);
+  if (change) {
+    const actor = change[1]?.toLowerCase();
+    const value = cleanValue(change[3]!);
+    if (!isValidValue(value)) return [];
+    const parsed = parseSubject(change[2]!, { knownEntities: ctx.knownEntities, atSentenceStart: false });
+    if (parsed && parsed.entity !== UNRESOLVED_ENTITY) return [{ ...parsed, value, confidence: 0.3 }];
+    const key = stripDeterminers(change[2]!).toLowerCase();
+    if (!isValidKey(key)) return [];
+    const owner =
+      actor === 'we'
+        ? GROUP_ENTITY
+        : actor === 'i'
+          ? SPEAKER_ENTITY
+          : { entityType: 'entity', entity: UNRESOLVED_ENTITY };
+    return [{ ...owner, key, value, confidence: 0.3, named: false }];
+  }
+  const copula = HYPOTHETICAL_COPULA.exec(body);
+  if (copula) {
+    const value = cleanValue(copula[2]!.replace(/\s+(?:if|instead|then)\b.*$/i, ''));
+    if (!isValidValue(value)) return [];
+    const parsed = parseSubject(copula[1]!, { knownEntities: ctx.knownEntities, atSentenceStart: true });
+    if (parsed) return [{ ...parsed, value, confidence: 0.3 }];
+  }
+  return [];
+}
+
+/**
+ * The facts one clause states. Plain questions and negated sentences state none; hypotheticals
+ * yield `hypothetical` candidates; hedged statements come back with low confidence (so they are
+ * reviewed, not stored).
+ */
+export function factsFromClause(clause: Clause, ctx: FactPatternContext): FactCandidate[] {
+  if (clause.hypothetical) {
+    return hypotheticalFacts(clause.factText, ctx).map((f) => ({
+      ...f,
+      kind: 'hypothetical',
+      evidence: clause.original,
+    }));
+  }
+  if (clause.question || clause.negated) return [];
+  return statementFacts(clause.factText, ctx).map((f) => ({
+    ...f,
+    confidence: clause.hedged ? Math.min(f.confidence, 0.5) : clause.correction ? 0.95 : f.confidence,
+    kind: clause.correction ? 'correction' : 'statement',
+    evidence: clause.original,
+  }));
+}

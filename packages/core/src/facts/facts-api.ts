@@ -1,0 +1,255 @@
+import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
+import { AuditTrail } from '../memory/audit-log.ts';
+import {
+  actorOf,
+  type Engine,
+  longTermScopeOf,
+  readLevel,
+  withTransaction,
+  writeLevel,
+} from '../memory/engine.ts';
+import {
+  correctSchema,
+  factFilterSchema,
+  factKeySchema,
+  idArgumentSchema,
+  principalOptionsSchema,
+  rememberSchema,
+} from '../memory/input-schemas.ts';
+import type { FactKey, FactsApi, Principal } from '../memory/types.ts';
+import { parseScope, type Scope } from '../scope/scope.ts';
+import { parseArgs } from '../store/define-store.ts';
+import { normalizeName } from '../store/normalize.ts';
+import type { FactRecord, Provenance } from '../store/records.ts';
+import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
+import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
+import { proposeForReview } from './review-queue.ts';
+
+/** A fact key in stored form. An omitted entity type means "any type" on reads and `entity` on writes. */
+function storedKey(key: FactKey): { entityType?: string; entityId: string; key: string } {
+  const entityId = normalizeName(key.entity);
+  const attribute = normalizeName(key.key);
+  if (entityId.length === 0) throw invalidInput('entity must contain a name, not only punctuation');
+  if (attribute.length === 0) throw invalidInput('key must contain a name, not only punctuation');
+  const entityType = key.entityType === undefined ? undefined : normalizeName(key.entityType);
+  if (entityType !== undefined && entityType.length === 0) throw invalidInput('entityType must not be empty');
+  return { ...(entityType ? { entityType } : {}), entityId, key: attribute };
+}
+
+/** Records a write's outcome in the audit trail. */
+export function auditFactOutcome(audit: AuditTrail, outcome: FactWriteOutcome): void {
+  if (outcome.kind === 'protected') return;
+  const fact = outcome.fact;
+  const details = {
+    entityType: fact.entityType,
+    entityId: fact.entityId,
+    key: fact.key,
+    version: fact.version,
+  };
+  if (outcome.kind === 'inserted') {
+    audit.add({ scope: fact.scope, action: 'fact.insert', subjectType: 'fact', subjectId: fact.id, details });
+  } else if (outcome.kind === 'confirmed') {
+    audit.add({
+      scope: fact.scope,
+      action: 'fact.confirm',
+      subjectType: 'fact',
+      subjectId: fact.id,
+      details,
+    });
+  } else {
+    audit.add({
+      scope: fact.scope,
+      action: 'fact.supersede',
+      subjectType: 'fact',
+      subjectId: fact.id,
+      details: { ...details, previousId: outcome.previous.id, corrected: fact.metadata.correction === true },
+    });
+  }
+}
+
+export function createFactsApi(engine: Engine): FactsApi {
+  const { store, clock, policy } = engine;
+  const visibleTo = (fact: FactRecord | undefined, principal: Principal | undefined) =>
+    fact !== undefined && fact.accessLevel <= readLevel(engine, principal) ? fact : undefined;
+
+  async function write(
+    scopeInput: Scope,
+    input: { principal?: Principal } & ReturnType<typeof storedKey> & { value: unknown },
+    options: { mode: FactWriteMode; source: Provenance['source']; confidence: number; accessLevel: number },
+  ) {
+    const scope = parseScope(scopeInput);
+    const target = longTermScopeOf(scope, policy);
+    const at = clock.now();
+    const provenance: Provenance = {
+      source: options.source,
+      at,
+      ...(scope.threadId ? { threadId: scope.threadId } : {}),
+      ...(input.principal ? { principalId: input.principal.id } : {}),
+    };
+    const audit = new AuditTrail({ actor: actorOf(input.principal), at });
+    return withTransaction(store, async (tx) => {
+      const outcome = await writeFact(tx, {
+        scope: target,
+        entityType: input.entityType ?? 'entity',
+        entityId: input.entityId,
+        key: input.key,
+        value: input.value as FactRecord['value'],
+        confidence: options.confidence,
+        mode: options.mode,
+        accessLevel: options.accessLevel,
+        provenance,
+        at,
+      });
+      auditFactOutcome(audit, outcome);
+      await audit.flush(tx);
+      return outcome;
+    });
+  }
+
+  return {
+    async get(scopeInput, keyInput, options) {
+      const scope = parseScope(scopeInput);
+      const key = storedKey(parseArgs(factKeySchema, keyInput, 'facts.get: key'));
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.get: options') ?? {};
+      const found = await findAllFacts(store, {
+        scope,
+        accessLevel: readLevel(engine, principal),
+        ...key,
+        status: CURRENT,
+      });
+      const best = found.sort(bySpecificity)[0];
+      return best ? withStaleness(best, clock.now(), policy.staleAfterDays) : null;
+    },
+
+    async list(scopeInput, filterInput, options) {
+      const scope = parseScope(scopeInput);
+      const filter = parseArgs(factFilterSchema, filterInput, 'facts.list: filter') ?? {};
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.list: options') ?? {};
+      const found = await findAllFacts(store, {
+        scope,
+        accessLevel: readLevel(engine, principal),
+        ...(filter.entityType ? { entityType: normalizeName(filter.entityType) } : {}),
+        ...(filter.entity ? { entityId: normalizeName(filter.entity) } : {}),
+        status: CURRENT,
+      });
+      const now = clock.now();
+      return winners(found).map((f) => withStaleness(f, now, policy.staleAfterDays));
+    },
+
+    async history(scopeInput, keyInput, options) {
+      const scope = parseScope(scopeInput);
+      const key = storedKey(parseArgs(factKeySchema, keyInput, 'facts.history: key'));
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.history: options') ?? {};
+      const found = await findAllFacts(store, {
+        scope,
+        accessLevel: readLevel(engine, principal),
+        ...key,
+        status: EVERY_STATUS,
+      });
+      const now = clock.now();
+      return found
+        .sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.createdAt - b.createdAt)
+        .map((f) => withStaleness(f, now, policy.staleAfterDays));
+    },
+
+    async remember(scopeInput, input) {
+      const parsed = parseArgs(rememberSchema, input, 'facts.remember');
+      const key = storedKey(parsed);
+      readLevel(engine, parsed.principal);
+      const accessLevel = writeLevel(engine, parsed.access);
+      const confidence = parsed.confidence ?? 1;
+      if (confidence < policy.reviewThreshold) {
+        const scope = parseScope(scopeInput);
+        const target = longTermScopeOf(scope, policy);
+        const at = clock.now();
+        const audit = new AuditTrail({ actor: actorOf(parsed.principal), at });
+        const review = await withTransaction(store, async (tx) => {
+          const { item, created } = await proposeForReview(tx, {
+            scope: target,
+            kind: 'fact',
+            reason: 'low_confidence',
+            proposal: {
+              entityType: key.entityType ?? 'entity',
+              entityId: key.entityId,
+              key: key.key,
+              value: parsed.value,
+              kind: 'statement',
+            },
+            confidence,
+            accessLevel,
+            provenance: {
+              source: 'api',
+              at,
+              ...(scope.threadId ? { threadId: scope.threadId } : {}),
+              ...(parsed.principal ? { principalId: parsed.principal.id } : {}),
+            },
+            at,
+          });
+          if (created)
+            audit.add({ scope: target, action: 'review.add', subjectType: 'review', subjectId: item.id });
+          await audit.flush(tx);
+          return item;
+        });
+        return { review, confirmed: false };
+      }
+      const outcome = await write(
+        scopeInput,
+        { ...key, value: parsed.value, ...(parsed.principal ? { principal: parsed.principal } : {}) },
+        { mode: 'authoritative', source: 'api', confidence, accessLevel },
+      );
+      if (outcome.kind === 'protected')
+        throw new StrataError({ code: 'internal', message: 'an API write was refused' });
+      const previous =
+        outcome.kind === 'superseded' ? visibleTo(outcome.previous, parsed.principal) : undefined;
+      return {
+        fact: outcome.fact,
+        ...(previous ? { previous } : {}),
+        confirmed: outcome.kind === 'confirmed',
+      };
+    },
+
+    async correct(scopeInput, input) {
+      const parsed = parseArgs(correctSchema, input, 'facts.correct');
+      const key = storedKey(parsed);
+      readLevel(engine, parsed.principal);
+      const outcome = await write(
+        scopeInput,
+        { ...key, value: parsed.value, ...(parsed.principal ? { principal: parsed.principal } : {}) },
+        { mode: 'correction', source: 'human', confidence: 1, accessLevel: 0 },
+      );
+      if (outcome.kind === 'protected')
+        throw new StrataError({ code: 'internal', message: 'a correction was refused' });
+      const previous =
+        outcome.kind === 'superseded' ? visibleTo(outcome.previous, parsed.principal) : undefined;
+      return { fact: outcome.fact, ...(previous ? { previous } : {}) };
+    },
+
+    async confirm(scopeInput, idInput, options) {
+      const scope = parseScope(scopeInput);
+      const id = parseArgs(idArgumentSchema, idInput, 'facts.confirm: id');
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.confirm: options') ?? {};
+      const at = clock.now();
+      const audit = new AuditTrail({ actor: actorOf(principal), at });
+      return withTransaction(store, async (tx) => {
+        const [fact] = await tx.facts.get({ scope, ids: [id], accessLevel: readLevel(engine, principal) });
+        if (!fact) throw notFound('fact', id);
+        if (!CURRENT.includes(fact.status)) {
+          throw new StrataError({
+            code: 'conflict',
+            message: `fact "${id}" is ${fact.status}; confirm the current version (${fact.supersededBy ?? 'none'}) instead`,
+            retryable: false,
+            details: { id, supersededBy: fact.supersededBy },
+          });
+        }
+        const updated = await tx.facts.update({
+          scope,
+          id,
+          patch: { status: 'active', lastConfirmedAt: Math.max(at, fact.lastConfirmedAt) },
+        });
+        audit.add({ scope: fact.scope, action: 'fact.confirm', subjectType: 'fact', subjectId: id });
+        await audit.flush(tx);
+        return updated;
+      });
+    },
+  };
+}

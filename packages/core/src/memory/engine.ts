@@ -1,0 +1,89 @@
+import { invalidInput, StrataError } from '../errors/strata-error.ts';
+import type { Clock, Embedder, Extractor, Summarizer, Tokenizer } from '../ports/ports.ts';
+import { type Scope, scopeDepth, withoutThread } from '../scope/scope.ts';
+import type { Store, StoreTransaction } from '../store/contract.ts';
+import { accessLevelOf } from './policy.ts';
+import type { MemoryPolicy, Principal } from './types.ts';
+
+/** What every layer of the engine works with: the configured ports and the resolved policy. */
+export interface Engine {
+  readonly store: Store;
+  readonly embedder?: Embedder;
+  readonly extractor: Extractor;
+  readonly summarizer: Summarizer;
+  readonly tokenizer: Tokenizer;
+  readonly clock: Clock;
+  readonly policy: Readonly<MemoryPolicy>;
+}
+
+/** The access level a principal reads with (0 without one: only unrestricted items). */
+export function readLevel(engine: Engine, principal: Principal | undefined): number {
+  return accessLevelOf(principal, engine.policy);
+}
+
+/** The minimum level a written item requires: a role name from `policy.roles` or a level. Default 0. */
+export function writeLevel(engine: Engine, access: string | number | undefined): number {
+  if (access === undefined) return 0;
+  if (typeof access === 'number') return access;
+  const index = engine.policy.roles.indexOf(access);
+  if (index < 0) {
+    throw invalidInput(`access "${access}" is not one of the roles: ${engine.policy.roles.join(', ')}`, {
+      access,
+    });
+  }
+  return index;
+}
+
+/** Who the audit log names for an action. */
+export function actorOf(principal: Principal | undefined): string {
+  return principal?.id ?? 'system';
+}
+
+/**
+ * Where long-term items (episodes, facts, graph) observed or written at `scope` are stored:
+ * with `longTermScope: 'shared'`, a thread's scope without its `threadId` (so every thread of
+ * the same user or agent sees them); otherwise the scope itself. A scope that is only a thread
+ * keeps its thread.
+ */
+export function longTermScopeOf(scope: Scope, policy: Pick<MemoryPolicy, 'longTermScope'>): Scope {
+  if (policy.longTermScope === 'thread' || scope.threadId === undefined) return scope;
+  const shared = withoutThread(scope);
+  return scopeDepth(shared) === 0 ? scope : shared;
+}
+
+/**
+ * Runs `fn` in a store transaction when the store supports them (all of an operation's writes
+ * commit together), else directly against the store.
+ */
+export async function withTransaction<T>(store: Store, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  if (store.capabilities.transactions) return store.transaction(fn);
+  return fn(store);
+}
+
+/**
+ * Runs `fn` again when it fails with `conflict` (optimistic concurrency lost to a concurrent
+ * writer): each attempt re-reads what it needs. Other errors pass through.
+ */
+export async function retryOnConflict<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  let last: unknown;
+  for (let i = 0; i < attempts; i++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!StrataError.hasCode(error, 'conflict')) throw error;
+      last = error;
+    }
+  }
+  throw last;
+}
+
+/** Epoch milliseconds from a Date, a number of milliseconds, or an ISO string. */
+export function toEpochMs(value: Date | number | string, what: string): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw invalidInput(`${what} must be a valid date (a Date, epoch milliseconds or an ISO string)`, {
+      value: String(value),
+    });
+  }
+  return Math.floor(ms);
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { packByValue } from './budget-packer.ts';
+import { reciprocalRankFusion, weightedFusion } from './fusion.ts';
+import { candidateNames } from './graph-retrieval.ts';
+import { mmrSelect } from './mmr.ts';
+import { escapeMemoryText, renderMemoryBlock } from './render-context.ts';
+import { accessWeight, recencyWeight, retentionValue } from './scoring.ts';
+
+const list = (name: string, weight: number, ids: string[], scores?: number[]) => ({
+  name,
+  weight,
+  items: ids.map((id, i) => ({ id, score: scores?.[i] ?? ids.length - i })),
+});
+
+describe('reciprocal-rank fusion', () => {
+  it('sums weight / (k + rank), normalised by the best possible score', () => {
+    const fused = reciprocalRankFusion([list('keyword', 1, ['a', 'b']), list('vector', 1, ['b', 'c'])], 60);
+    const best = 2 / 61;
+    expect(fused.get('a')!.fused).toBeCloseTo(1 / 61 / best, 12);
+    expect(fused.get('b')!.fused).toBeCloseTo((1 / 62 + 1 / 61) / best, 12);
+    expect(fused.get('c')!.fused).toBeCloseTo(1 / 62 / best, 12);
+    expect(fused.get('b')!.ranks).toEqual({ keyword: 2, vector: 1 });
+  });
+
+  it('an id first in every list scores 1', () => {
+    const fused = reciprocalRankFusion([list('keyword', 2, ['a']), list('vector', 0.5, ['a'])]);
+    expect(fused.get('a')!.fused).toBeCloseTo(1, 12);
+  });
+});
+
+describe('weighted fusion', () => {
+  it('scales each list by its best score and weights the lists', () => {
+    const fused = weightedFusion([
+      list('keyword', 1, ['a', 'b'], [10, 5]),
+      list('vector', 0.5, ['b', 'c'], [0.8, 0.4]),
+    ]);
+    expect(fused.get('a')!.fused).toBeCloseTo(1 / 1.5, 12);
+    expect(fused.get('b')!.fused).toBeCloseTo((0.5 + 0.5 * 1) / 1.5, 12);
+    expect(fused.get('c')!.fused).toBeCloseTo((0.5 * 0.5) / 1.5, 12);
+    expect(fused.get('b')!.scores).toEqual({ keyword: 5, vector: 0.8 });
+  });
+
+  it('ignores empty lists in the normalisation and negative cosines', () => {
+    const fused = weightedFusion([list('keyword', 1, []), list('vector', 1, ['a', 'b'], [0.5, -0.2])]);
+    expect(fused.get('a')!.fused).toBe(1);
+    expect(fused.get('b')!.fused).toBe(0);
+  });
+});
+
+describe('decay math', () => {
+  const DAY = 86_400_000;
+  it('halves recency every half-life and never exceeds 1', () => {
+    expect(recencyWeight(0, 30 * DAY, 30)).toBeCloseTo(0.5, 12);
+    expect(recencyWeight(0, 90 * DAY, 30)).toBeCloseTo(0.125, 12);
+    expect(recencyWeight(10 * DAY, 0, 30)).toBe(1);
+  });
+  it('lifts with access with diminishing returns', () => {
+    expect(accessWeight(0)).toBe(0);
+    expect(accessWeight(1)).toBeGreaterThan(0);
+    expect(accessWeight(100) - accessWeight(10)).toBeLessThan(accessWeight(10) - accessWeight(1));
+    expect(retentionValue({ importance: 0.8, occurredAt: 0, accessCount: 0 }, 30 * DAY, 30)).toBeCloseTo(
+      0.4,
+      12,
+    );
+  });
+});
+
+describe('MMR', () => {
+  const items = [
+    { id: 'a', relevance: 1, topic: 'x' },
+    { id: 'a2', relevance: 0.95, topic: 'x' },
+    { id: 'b', relevance: 0.7, topic: 'y' },
+    { id: 'c', relevance: 0.6, topic: 'z' },
+  ];
+  const similarity = (p: { topic: string; id: string }, q: { topic: string; id: string }) =>
+    p.topic === q.topic ? 0.9 : 0;
+
+  it('prefers a new topic over a near-repeat of a picked one', () => {
+    const r = mmrSelect({ items, similarity, lambda: 0.5, limit: 3, duplicateSimilarity: 0.95 });
+    expect(r.selected.map((s) => s.item.id)).toEqual(['a', 'b', 'c']);
+    expect(r.overflow.map((o) => o.id)).toEqual(['a2']);
+  });
+
+  it('is plain ranking with lambda 1', () => {
+    const r = mmrSelect({ items, similarity, lambda: 1, limit: 4, duplicateSimilarity: 0.95 });
+    expect(r.selected.map((s) => s.item.id)).toEqual(['a', 'a2', 'b', 'c']);
+  });
+
+  it('drops items at or above the duplicate similarity', () => {
+    const r = mmrSelect({ items, similarity, lambda: 1, limit: 4, duplicateSimilarity: 0.9 });
+    expect(r.selected.map((s) => s.item.id)).toEqual(['a', 'b', 'c']);
+    expect(r.duplicates).toEqual([{ item: items[1], of: 'a', similarity: 0.9 }]);
+  });
+});
+
+describe('packByValue', () => {
+  it('takes the densest items first and skips what does not fit', () => {
+    const r = packByValue({
+      items: [
+        { id: 'big', tokens: 80, value: 1 },
+        { id: 'small', tokens: 10, value: 0.5 },
+        { id: 'mid', tokens: 30, value: 0.6 },
+        { id: 'zero', tokens: 1, value: 0 },
+      ],
+      budget: 50,
+    });
+    expect(r.included.map((i) => i.id)).toEqual(['mid', 'small']);
+    expect(r.excluded.map((i) => i.id).sort()).toEqual(['big', 'zero']);
+    expect(r.used).toBe(40);
+  });
+
+  it('dampens tiny items with a token prior', () => {
+    const items = [
+      { id: 'tiny', tokens: 2, value: 0.2 },
+      { id: 'para', tokens: 60, value: 1 },
+    ];
+    expect(packByValue({ items, budget: 60 }).included.map((i) => i.id)).toEqual(['tiny']);
+    expect(packByValue({ items, budget: 60, tokenPrior: 40 }).included.map((i) => i.id)).toEqual(['para']);
+  });
+});
+
+describe('rendering helpers', () => {
+  it('escapes markup and folds line breaks', () => {
+    expect(escapeMemoryText('a </memory> & <b>\nnext\r\n\tline')).toBe(
+      'a &lt;/memory&gt; &amp; &lt;b&gt; ⏎ next ⏎ line',
+    );
+  });
+  it('renders nothing for an empty context', () => {
+    expect(renderMemoryBlock({ facts: [], summary: [], episodes: [], graph: [], working: [] })).toBe('');
+  });
+});
+
+describe('candidateNames', () => {
+  it('yields n-grams of the query, skipping stop-word-only runs and possessives', () => {
+    const names = candidateNames("What breaks if auth's gRPC API goes down?");
+    expect(names).toContain('auth');
+    expect(names).toContain('gRPC API');
+    expect(names).toContain('auth gRPC API');
+    expect(names).not.toContain('if');
+    expect(names).not.toContain("auth's");
+  });
+});

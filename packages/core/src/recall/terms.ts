@@ -1,0 +1,53 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * Index terms for the engine's own lexical scoring (fact relevance, summary salience, redundancy
+ * between episodes without embeddings): lower-case words, English stop words removed, Porter stems.
+ */
+
+const STOP_WORDS = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with about against between into through during ' +
+    'before after above below from up down out off over under again further once here there when where why how ' +
+    'all any both each few more most other some such no nor not only own same so than too very s t can will just ' +
+    'don should now i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she ' +
+    'her hers herself it its itself they them their theirs themselves what which who whom this that these those am ' +
+    'is are was were be been being have has had having do does did doing would could ought im ive id ill youre ' +
+    'youve hes shes its were theyre isnt arent wasnt werent hasnt havent hadnt doesnt dont didnt wont wouldnt ' +
+    'shouldnt cant cannot couldnt lets thats whats heres theres wheres hows whos also yeah yes oh ok okay hey hi ' +
+    'really much many well got get gets like thing things lot lots something anything one ever even still us'
+  ).split(' '),
+);
+
+/** Lower-case words (letters and digits), apostrophes dropped: "Caroline's" → "carolines". */
+export function words(text: string): string[] {
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/['’]/g, '')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** Stemmed content words of `text`, in order, repeats kept. */
+export function contentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const word of words(text)) {
+    if (STOP_WORDS.has(word)) continue;
+    out.push(stemmer(word));
+  }
+  return out;
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word.toLowerCase());
+}
+
+/** Jaccard overlap of two term sets, 0..1. */
+export function termOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared++;
+  return shared / (a.size + b.size - shared);
+}

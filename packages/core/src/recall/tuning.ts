@@ -1,0 +1,101 @@
+import type { FusionMethod } from './fusion.ts';
+
+/**
+ * Internal knobs of the recall pipeline. Each stage can be switched off or re-weighted so its
+ * contribution can be measured (ablations in the retrieval benchmark); the defaults are the
+ * shipped behaviour. Not part of `RecallOptions`: callers tune memory through `MemoryPolicy`.
+ */
+export interface RecallTuning {
+  /** Keyword (BM25) candidates. */
+  keyword: boolean;
+  /** Vector candidates (needs an embedder and a store with vector search). */
+  vector: boolean;
+  fusion: FusionMethod;
+  /** Reciprocal-rank fusion constant. */
+  rrfK: number;
+  keywordWeight: number;
+  vectorWeight: number;
+  /** Candidates fetched from each search. */
+  candidatePool: number;
+  /** 0..1: how much recency decay counts (0 = ignored, 1 = final score scaled by it fully). */
+  recencyWeight: number;
+  /** 0..1: how much importance counts around the 0.5 default. */
+  importanceWeight: number;
+  /** Lift for often-recalled episodes (0 = ignored). */
+  accessWeight: number;
+  /** Resolve time expressions in the query and boost episodes in the window. */
+  timeWindows: boolean;
+  /** Largest multiplier for an episode inside the named window. */
+  timeBoost: number;
+  /** Lift for episodes said by a speaker the query names (0 = ignored). */
+  speakerBoost: number;
+  /**
+   * When the query names a speaker of the candidates, search keywords again without the name (it
+   * matches every turn that addresses that person) and let `speakerBoost` carry it instead.
+   */
+  speakerNamesOutOfKeywords: boolean;
+  /** Pseudo-relevance feedback: expansion words taken from the top keyword hits (0 = off). */
+  feedbackTerms: number;
+  /** Top keyword hits the expansion words are taken from. */
+  feedbackDocs: number;
+  /** Weight of the expanded keyword search in fusion. */
+  feedbackWeight: number;
+  /** 0..1: how much the share of the query's terms an episode holds counts. */
+  coverageWeight: number;
+  /**
+   * 0..1: lift for episodes from a conversation stretch (same thread, turns within
+   * `contextGapMs` of each other) that holds other strong candidates.
+   */
+  sessionWeight: number;
+  /** Best hits whose neighbouring turns (same thread, close in time) join the candidates. */
+  contextHits: number;
+  /** Turns taken on each side of a hit. */
+  contextTurns: number;
+  /** A neighbour's score: the hit's times this, per turn of distance. */
+  contextDecay: number;
+  /** Neighbours further apart in time than this are another conversation. */
+  contextGapMs: number;
+  /** Maximal-marginal-relevance re-ranking against redundancy. */
+  mmr: boolean;
+  mmrLambda: number;
+  /** `density`: value per token; `rank`: best value first until the budget is full. */
+  packing: 'density' | 'rank';
+  /** Tokens added to each item when computing density (dampens the pull of tiny items). */
+  tokenPrior: number;
+  /** Graph traversal depth from the entities the query names. */
+  graphMaxHops: number;
+  /** Most graph paths considered. */
+  graphMaxPaths: number;
+}
+
+export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
+  keyword: true,
+  vector: true,
+  fusion: 'weighted',
+  rrfK: 60,
+  keywordWeight: 1,
+  vectorWeight: 0.4,
+  candidatePool: 60,
+  recencyWeight: 0.15,
+  importanceWeight: 0.3,
+  accessWeight: 0.1,
+  timeWindows: true,
+  timeBoost: 0.6,
+  speakerBoost: 0.4,
+  speakerNamesOutOfKeywords: true,
+  feedbackTerms: 0,
+  feedbackDocs: 3,
+  feedbackWeight: 0.3,
+  coverageWeight: 0.3,
+  sessionWeight: 0.3,
+  contextHits: 8,
+  contextTurns: 2,
+  contextDecay: 0.8,
+  contextGapMs: 3_600_000,
+  mmr: true,
+  mmrLambda: 0.9,
+  packing: 'density',
+  tokenPrior: 40,
+  graphMaxHops: 2,
+  graphMaxPaths: 12,
+});

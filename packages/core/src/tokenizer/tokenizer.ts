@@ -1,0 +1,55 @@
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import { PORT_SPECIFICATION_VERSION, type Tokenizer } from '../ports/ports.ts';
+
+/**
+ * The default tokenizer: OpenAI's `o200k_base` byte-pair encoding (GPT-4o and later), through
+ * `js-tiktoken`, a pure JavaScript port of tiktoken. The rank table (about 2 MB) is loaded and
+ * parsed on the first `count` or `truncate`, not at import, and shared by every instance.
+ *
+ * Special-token strings such as `<|endoftext|>` are counted as ordinary text: memory contents are
+ * data, never control tokens.
+ */
+export function defaultTokenizer(): Tokenizer {
+  return {
+    specificationVersion: PORT_SPECIFICATION_VERSION,
+    id: 'tiktoken:o200k_base',
+    count(text) {
+      if (text.length === 0) return 0;
+      return encode(text).length;
+    },
+    truncate(text, maxTokens) {
+      if (!Number.isFinite(maxTokens) || maxTokens <= 0 || text.length === 0) return '';
+      const tokens = encode(text);
+      if (tokens.length <= maxTokens) return text;
+      return longestPrefixWithin(text, tokens, Math.floor(maxTokens));
+    },
+  };
+}
+
+let encoder: Tiktoken | undefined;
+
+function encode(text: string): number[] {
+  encoder ??= new Tiktoken(loadRanks());
+  // No special tokens are allowed: `<|endoftext|>` in stored text is encoded as plain characters.
+  return encoder.encode(text, [], []);
+}
+
+function loadRanks(): TiktokenBPE {
+  const require = createRequire(import.meta.url);
+  return require('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
+}
+
+/**
+ * Decoding the first `maxTokens` tokens can end inside a multi-byte character (the decoder then
+ * yields U+FFFD) or re-encode to more tokens; step back until the result is a true prefix of
+ * `text` that counts within the limit.
+ */
+function longestPrefixWithin(text: string, tokens: number[], maxTokens: number): string {
+  const decoder = encoder!;
+  for (let n = maxTokens; n > 0; n--) {
+    const candidate = decoder.decode(tokens.slice(0, n));
+    if (text.startsWith(candidate) && encode(candidate).length <= maxTokens) return candidate;
+  }
+  return '';
+}

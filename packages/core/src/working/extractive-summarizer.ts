@@ -1,0 +1,226 @@
+import { z } from 'zod/v4';
+import {
+  PORT_SPECIFICATION_VERSION,
+  type Summarizer,
+  type Tokenizer,
+  type TurnMessage,
+} from '../ports/ports.ts';
+import { contentWords } from '../recall/terms.ts';
+import { parseArgs } from '../store/define-store.ts';
+import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
+import { containsLiteral } from './protected-literals.ts';
+
+export interface ExtractiveSummarizerOptions {
+  /** Counts tokens against `maxTokens`. Default: `defaultTokenizer()`. */
+  tokenizer?: Tokenizer;
+}
+
+const argsSchema = z.object({
+  previousSummary: z.string().optional(),
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      role: z.enum(['system', 'user', 'assistant', 'tool']),
+      content: z.string(),
+      name: z.string().optional(),
+      at: z.number(),
+    }),
+  ),
+  maxTokens: z.number().int().min(1),
+  mustKeep: z.array(z.string().min(1)),
+  signal: z.unknown().optional(),
+});
+
+interface Sentence {
+  /** Order in the combined input (previous summary lines first, then messages). */
+  position: number;
+  /** Group key: one output line per message (or per previous-summary line). */
+  group: number;
+  label: string;
+  text: string;
+  tokens: number;
+  salience: number;
+  literals: string[];
+}
+
+/**
+ * The offline default summarizer: no model, deterministic. It keeps whole sentences from the
+ * previous summary and the evicted messages: first the ones that carry a `mustKeep` literal (so
+ * every literal survives word for word), then the most salient others (words frequent in the
+ * window but not everywhere, user statements over chatter), until `maxTokens`. Kept sentences stay
+ * in their original order, one line per message, prefixed with the speaker.
+ *
+ * When the literals alone do not fit, it keeps short snippets around them, and as a last resort
+ * lists them; literals are never dropped, so the result may then exceed `maxTokens`.
+ */
+export function extractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
+  const tokenizer = options.tokenizer ?? defaultTokenizer();
+  return {
+    specificationVersion: PORT_SPECIFICATION_VERSION,
+    id: 'extractive@1',
+    async summarize(input) {
+      const args = parseArgs(argsSchema, input, 'extractiveSummarizer.summarize');
+      return { summary: summarize(args, tokenizer) };
+    },
+  };
+}
+
+function summarize(
+  args: { previousSummary?: string; messages: TurnMessage[]; maxTokens: number; mustKeep: string[] },
+  tokenizer: Tokenizer,
+): string {
+  const sentences = collectSentences(args, tokenizer);
+  const mustKeep = [...new Set(args.mustKeep.map((l) => l.trim()).filter((l) => l.length > 0))];
+  const chosen = new Set<Sentence>();
+  let used = 0;
+  const lineCost = (s: Sentence) => s.tokens + 1;
+
+  // 1. Cover every literal, cheapest cover first (greedy set cover by literals per token).
+  const uncovered = new Set(mustKeep.filter((l) => sentences.some((s) => s.literals.includes(l))));
+  while (uncovered.size > 0) {
+    let best: Sentence | undefined;
+    let bestRatio = -1;
+    for (const s of sentences) {
+      if (chosen.has(s)) continue;
+      const gain = s.literals.filter((l) => uncovered.has(l)).length;
+      if (gain === 0) continue;
+      const ratio = gain / lineCost(s);
+      if (ratio > bestRatio) {
+        best = s;
+        bestRatio = ratio;
+      }
+    }
+    if (!best) break;
+    chosen.add(best);
+    used += lineCost(best);
+    for (const l of best.literals) uncovered.delete(l);
+  }
+
+  // 2. Fill with salient sentences while they fit.
+  const rest = sentences.filter((s) => !chosen.has(s)).sort((a, b) => b.salience - a.salience);
+  for (const s of rest) {
+    if (used + lineCost(s) > args.maxTokens) continue;
+    chosen.add(s);
+    used += lineCost(s);
+  }
+
+  let summary = render([...chosen], tokenizer, args.maxTokens, mustKeep);
+  // Literals that were never in any sentence (e.g. given by the caller from elsewhere) are listed.
+  const missing = mustKeep.filter((l) => !containsLiteral(summary, l));
+  if (missing.length > 0) summary = `${summary}${summary ? '\n' : ''}Kept verbatim: ${missing.join('; ')}`;
+  return summary;
+}
+
+function collectSentences(
+  args: { previousSummary?: string; messages: TurnMessage[]; mustKeep: string[] },
+  tokenizer: Tokenizer,
+): Sentence[] {
+  const raw: Array<Omit<Sentence, 'tokens' | 'salience' | 'literals'> & { weight: number }> = [];
+  let position = 0;
+  let group = 0;
+  for (const line of (args.previousSummary ?? '').split('\n')) {
+    const text = line.trim();
+    if (text.length === 0) continue;
+    raw.push({ position: position++, group: group++, label: '', text, weight: 1.2 });
+  }
+  for (const message of args.messages) {
+    if (message.role === 'system') continue;
+    const label = message.name ?? message.role;
+    const weight = message.role === 'user' ? 1 : message.role === 'assistant' ? 0.8 : 0.5;
+    for (const text of splitSentences(message.content)) {
+      raw.push({ position: position++, group, label, text, weight });
+    }
+    group++;
+  }
+  const documentFrequency = new Map<string, number>();
+  const termFrequency = new Map<string, number>();
+  const words = raw.map((s) => contentWords(s.text));
+  for (const list of words) {
+    for (const w of list) termFrequency.set(w, (termFrequency.get(w) ?? 0) + 1);
+    for (const w of new Set(list)) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
+  }
+  const n = raw.length;
+  return raw.map((s, i) => {
+    const list = words[i]!;
+    let score = 0;
+    for (const w of new Set(list)) {
+      const idf = Math.log(1 + n / (documentFrequency.get(w) ?? 1));
+      score += Math.log1p(termFrequency.get(w) ?? 0) * idf;
+    }
+    const tokens = tokenizer.count(s.label ? `${s.label}: ${s.text}` : s.text);
+    const hasDigits = /\d/.test(s.text) ? 1.2 : 1;
+    return {
+      position: s.position,
+      group: s.group,
+      label: s.label,
+      text: s.text,
+      tokens,
+      salience: (score / Math.sqrt(tokens + 4)) * s.weight * hasDigits,
+      literals: args.mustKeep.filter((l) => containsLiteral(s.text, l)),
+    };
+  });
+}
+
+/** Sentences of a message: split after . ! ? or a line break; keeps numbers like 4.5 whole. */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(])|\n+/u)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 0);
+}
+
+function render(chosen: Sentence[], tokenizer: Tokenizer, maxTokens: number, mustKeep: string[]): string {
+  chosen.sort((a, b) => a.position - b.position);
+  const lines: string[] = [];
+  let group = -1;
+  for (const s of chosen) {
+    if (s.group === group) lines[lines.length - 1] += ` ${s.text}`;
+    else lines.push(s.label ? `${s.label}: ${s.text}` : s.text);
+    group = s.group;
+  }
+  const text = lines.join('\n');
+  if (tokenizer.count(text) <= maxTokens) return text;
+  // Over budget even with only literal-bearing sentences: keep snippets around each literal.
+  return lines.map((line) => snippet(line, mustKeep)).join('\n');
+}
+
+/** The words around each literal in `line`, joined with an ellipsis. */
+function snippet(line: string, mustKeep: string[]): string {
+  const present = mustKeep.filter((l) => containsLiteral(line, l));
+  if (present.length === 0) return line;
+  const colon = line.indexOf(': ');
+  const label = colon > 0 && colon < 40 ? line.slice(0, colon + 2) : '';
+  const body = label ? line.slice(label.length) : line;
+  const windows: Array<[number, number]> = [];
+  for (const literal of present) {
+    const at = body.indexOf(literal);
+    if (at < 0) continue;
+    const start = wordBoundaryBefore(body, at, 4);
+    const end = wordBoundaryAfter(body, at + literal.length, 4);
+    const last = windows[windows.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else windows.push([start, end]);
+  }
+  windows.sort((a, b) => a[0] - b[0]);
+  return label + windows.map(([s, e]) => body.slice(s, e).trim()).join(' … ');
+}
+
+function wordBoundaryBefore(text: string, index: number, words: number): number {
+  let i = index;
+  let seen = 0;
+  while (i > 0 && seen <= words) {
+    i--;
+    if (text[i] === ' ') seen++;
+  }
+  return i === 0 ? 0 : i + 1;
+}
+
+function wordBoundaryAfter(text: string, index: number, words: number): number {
+  let i = index;
+  let seen = 0;
+  while (i < text.length && seen <= words) {
+    if (text[i] === ' ') seen++;
+    i++;
+  }
+  return i >= text.length ? text.length : i - 1;
+}

@@ -1,0 +1,237 @@
+import type { ExplainEntry } from '../memory/types.ts';
+import type { Clock, Summarizer, Tokenizer } from '../ports/ports.ts';
+import { escapeMemoryText } from '../recall/render-context.ts';
+import type { Scope } from '../scope/scope.ts';
+import type { Store } from '../store/contract.ts';
+import type { FactRecord, MessageRecord } from '../store/records.ts';
+import { foldIntoSummary } from './rolling-summary.ts';
+import { type PinReason, selectWorkingWindow } from './working-window.ts';
+
+/** Unsummarised messages read per recall (the newest); older ones are folded in chunks. */
+const WINDOW_READ = 1_000;
+/** Messages per summarizer call. */
+const FOLD_CHUNK = 100;
+/** Messages folded per recall at most; the rest are folded by later recalls. */
+const MAX_FOLD = 2_000;
+/** Lines cost a list marker and a line break on top of their own tokens. */
+const LINE_OVERHEAD = 2;
+
+export interface WorkingMemory {
+  /** Messages in the window, by seq. */
+  messages: MessageRecord[];
+  /** Rendered (escaped) line of each kept message, by id. */
+  lines: Map<string, string>;
+  /** Tokens of each kept line, list marker included. */
+  tokens: Map<string, number>;
+  pinned: Map<string, PinReason>;
+  summary?: string;
+  explain: ExplainEntry[];
+}
+
+/** `Alice (user): text`, or `assistant: text`. */
+export function renderMessage(message: MessageRecord): string {
+  const label = message.name ? `${message.name} (${message.role})` : message.role;
+  return escapeMemoryText(`${label}: ${message.content}`);
+}
+
+/**
+ * The thread's working memory for one recall: the window of recent messages within `maxTokens`
+ * (the summary's tokens included), with the system prompt and latest user turn pinned. Messages
+ * that fell out of the window and are not yet summarised are folded into the rolling summary now
+ * (lazily, at recall time) and the result is persisted on the thread.
+ */
+export async function loadWorkingMemory(args: {
+  store: Store;
+  scope: Scope;
+  tokenizer: Tokenizer;
+  summarizer: Summarizer;
+  clock: Clock;
+  maxTokens: number;
+  /** Include the summary (the `summary` layer). */
+  withSummary: boolean;
+}): Promise<WorkingMemory> {
+  const empty: WorkingMemory = {
+    messages: [],
+    lines: new Map(),
+    tokens: new Map(),
+    pinned: new Map(),
+    explain: [],
+  };
+  if (args.scope.threadId === undefined) return empty;
+  const thread = await args.store.threads.get({ scope: args.scope });
+  if (!thread) return empty;
+  const { store, scope, tokenizer } = args;
+  let through = thread.summarizedThroughSeq ?? 0;
+  let summary = thread.summary;
+  const explain: ExplainEntry[] = [];
+
+  const newest = await store.threads.listMessages({
+    scope,
+    afterSeq: through,
+    order: 'desc',
+    limit: WINDOW_READ,
+  });
+  const recent = newest.reverse();
+  const systemPrompt =
+    through > 0
+      ? (await store.threads.listMessages({ scope, order: 'asc', limit: 20 })).filter(
+          (m, i, all) => m.role === 'system' && all.slice(0, i).every((p) => p.role === 'system'),
+        )
+      : [];
+  const lines = new Map<string, string>();
+  const lineTokens = (m: MessageRecord) => {
+    let line = lines.get(m.id);
+    if (line === undefined) {
+      line = renderMessage(m);
+      lines.set(m.id, line);
+    }
+    return tokenizer.count(line) + LINE_OVERHEAD;
+  };
+  const summaryBudget = Math.max(32, Math.floor(args.maxTokens / 2));
+  const summaryTokens = (s: string | undefined) =>
+    args.withSummary && s ? Math.min(summaryBudget, tokenizer.count(s)) + LINE_OVERHEAD : 0;
+
+  // Messages older than the newest WINDOW_READ are out of the window whatever the budget.
+  const toFold: MessageRecord[] = [];
+  const oldestRead = recent[0]?.seq;
+  if (oldestRead !== undefined && oldestRead > through + 1) {
+    let after = through;
+    while (toFold.length < MAX_FOLD) {
+      const page = await store.threads.listMessages({
+        scope,
+        afterSeq: after,
+        beforeSeq: oldestRead,
+        order: 'asc',
+        limit: Math.min(1000, MAX_FOLD - toFold.length),
+      });
+      if (page.length === 0) break;
+      toFold.push(...page);
+      after = page[page.length - 1]!.seq;
+    }
+  }
+
+  const candidates = [...systemPrompt.filter((m) => !recent.some((r) => r.id === m.id)), ...recent];
+  const selectWithin = (reserve: number) =>
+    selectWorkingWindow({
+      messages: candidates,
+      maxTokens: Math.max(0, args.maxTokens - reserve),
+      countTokens: lineTokens,
+    });
+  let window = selectWithin(summaryTokens(summary));
+  if (args.withSummary && summary === undefined && (window.evicted.length > 0 || toFold.length > 0)) {
+    // A summary is about to be written: leave room for it.
+    window = selectWithin(summaryBudget + LINE_OVERHEAD);
+  }
+  // Fold only a contiguous run from `through`: stop at the first message still in the window.
+  const firstKept = window.kept.find(
+    (m) => !window.pinned.has(m.id) || window.pinned.get(m.id) !== 'system_prompt',
+  );
+  const evicted = window.evicted.filter(
+    (m) => m.seq > through && (firstKept === undefined || m.seq < firstKept.seq),
+  );
+  if (toFold.length + evicted.length < MAX_FOLD) toFold.push(...evicted);
+  const fold = toFold.filter((m) => m.role !== 'system' || !window.pinned.has(m.id));
+
+  if (fold.length > 0) {
+    const facts = await factsFromMessages(store, scope, fold);
+    for (let i = 0; i < fold.length; i += FOLD_CHUNK) {
+      const chunk = fold.slice(i, i + FOLD_CHUNK);
+      const result = await foldIntoSummary({
+        summarizer: args.summarizer,
+        tokenizer,
+        ...(summary === undefined ? {} : { previousSummary: summary }),
+        evicted: chunk,
+        facts,
+        maxTokens: summaryBudget,
+      });
+      summary = result.summary;
+      through = chunk[chunk.length - 1]!.seq;
+      const described = result.issues
+        .slice(0, 5)
+        .map((issue) =>
+          issue.problem === 'missing'
+            ? `dropped "${issue.literal}"`
+            : `hedged "${issue.literal}" as "${issue.hedge}"`,
+        );
+      const problems =
+        result.issues.length > 5 ? [...described, `${result.issues.length - 5} more`] : described;
+      explain.push({
+        layer: 'summary',
+        id: `fold:${chunk[0]!.seq}-${through}`,
+        tokens: 0,
+        reason: result.accepted
+          ? `folded ${chunk.length} evicted message(s) with ${args.summarizer.id}; all ${result.mustKeep.length} protected literal(s) kept`
+          : `summary from ${args.summarizer.id} rejected (${result.error ? `it failed: ${result.error}` : problems.join(', ')}); kept the previous summary plus an extractive fallback holding every literal`,
+        included: result.accepted,
+      });
+    }
+    await store.threads.update({
+      scope,
+      patch: { ...(summary === undefined ? {} : { summary }), summarizedThroughSeq: through },
+      at: args.clock.now(),
+    });
+    for (const m of evicted) {
+      explain.push({
+        layer: 'working',
+        id: m.id,
+        tokens: 0,
+        reason: 'evicted from the working window; folded into the summary',
+        included: false,
+      });
+    }
+  }
+
+  const kept = window.kept.filter((m) => m.seq > through || window.pinned.has(m.id));
+  const tokens = new Map<string, number>();
+  for (const m of kept) {
+    const t = window.tokens.get(m.id) ?? lineTokens(m);
+    tokens.set(m.id, t);
+    const pin = window.pinned.get(m.id);
+    explain.push({
+      layer: 'working',
+      id: m.id,
+      tokens: t,
+      reason:
+        pin === 'system_prompt'
+          ? 'pinned: system prompt'
+          : pin
+            ? 'pinned: latest user turn'
+            : 'recent message',
+      included: true,
+    });
+  }
+  return {
+    messages: kept,
+    lines,
+    tokens,
+    pinned: window.pinned,
+    ...(args.withSummary && summary ? { summary } : {}),
+    explain,
+  };
+}
+
+/** Facts (any version) whose provenance message is one of `messages`, for the fidelity guard. */
+async function factsFromMessages(
+  store: Store,
+  scope: Scope,
+  messages: MessageRecord[],
+): Promise<FactRecord[]> {
+  const ids = new Set(messages.map((m) => m.id));
+  const oldest = Math.min(...messages.map((m) => m.createdAt));
+  const out: FactRecord[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 10; page++) {
+    const result = await store.facts.find({
+      scope,
+      status: ['active', 'stale', 'superseded'],
+      limit: 1000,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    for (const fact of result.items)
+      if (fact.provenance.messageId && ids.has(fact.provenance.messageId)) out.push(fact);
+    cursor = result.nextCursor;
+    const last = result.items[result.items.length - 1];
+    if (cursor === undefined || (last && last.createdAt < oldest)) break;
+  }
+  return out;
+}
