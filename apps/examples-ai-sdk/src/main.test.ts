@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const appDir = join(import.meta.dirname, '..');
+const workDir = mkdtempSync(join(tmpdir(), 'strata-examples-ai-sdk-'));
+const db = join(workDir, 'chat.db');
+
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** Runs the chat as its own process (`pnpm start` does the same), typing `lines` into it. */
+function chat(args: { user: string; lines: string[] }): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@strata-memory/source', 'src/main.ts', '--db', db, '--user', args.user],
+      { cwd: appDir, env: { ...process.env, STRATA_OFFLINE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(stdout);
+      else reject(new Error(`chat exited with ${code}\n${stdout}\n${stderr}`));
+    });
+    child.stdin.end(`${args.lines.join('\n')}\n`);
+  });
+}
+
+describe('examples-ai-sdk chat', () => {
+  it('remembers across a restart: two processes over one SQLite file', async () => {
+    const first = await chat({
+      user: 'ada',
+      lines: ['My name is Ada.', 'My favourite city is Lisbon.', 'What is my name?'],
+    });
+    expect(first).toContain('assistant> Your name is Ada.');
+
+    const second = await chat({
+      user: 'ada',
+      lines: ['What is my favourite city?', 'What is my name?', '/facts'],
+    });
+    expect(second).toContain('assistant> Your favourite city is Lisbon.');
+    expect(second).toContain('assistant> Your name is Ada.');
+    expect(second).toMatch(/favourite city: "Lisbon"/);
+  });
+
+  it('keeps users apart in the same file', async () => {
+    const other = await chat({ user: 'bob', lines: ['What is my name?'] });
+    expect(other).toContain("assistant> I don't know your name yet.");
+  });
+
+  it('forgets a user on request, across restarts', async () => {
+    await chat({ user: 'cleo', lines: ['My name is Cleo.', '/forget-me'] });
+    const after = await chat({ user: 'cleo', lines: ['What is my name?'] });
+    expect(after).toContain("assistant> I don't know your name yet.");
+  });
+});
