@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const appDir = join(import.meta.dirname, '..');
+const workDir = mkdtempSync(join(tmpdir(), 'strata-examples-langchain-'));
+const db = join(workDir, 'agent.db');
+
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** Runs the agent as its own process (`pnpm start` does the same), typing `lines` into it. */
+function chat(args: { user: string; lines: string[] }): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@strata-memory/source', 'src/main.ts', '--db', db, '--user', args.user],
+      { cwd: appDir, env: { ...process.env, STRATA_OFFLINE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(stdout);
+      else reject(new Error(`the agent exited with ${code}\n${stdout}\n${stderr}`));
+    });
+    child.stdin.end(`${args.lines.join('\n')}\n`);
+  });
+}
+
+describe('examples-langchain agent', () => {
+  it('remembers across a restart: two processes over one SQLite file', async () => {
+    const first = await chat({
+      user: 'ada',
+      lines: [
+        'My name is Ada.',
+        'Remember that the Porto warehouse closes at six on Fridays.',
+        'note: Book the Porto offsite for March',
+        'What is my name?',
+      ],
+    });
+    expect(first).toContain("assistant> Noted, I'll remember that.");
+    expect(first).toContain('assistant> Saved the note.');
+    expect(first).toContain('assistant> Your name is Ada.');
+
+    const second = await chat({
+      user: 'ada',
+      lines: [
+        'What is my name?',
+        'What do you remember about the Porto warehouse?',
+        'find notes about the offsite',
+        '/facts',
+        '/notes',
+      ],
+    });
+    expect(second).toContain('assistant> Your name is Ada.');
+    expect(second).toMatch(/assistant> From memory: .*Porto warehouse closes at six on Fridays/);
+    expect(second).toContain('assistant> Notes: Book the Porto offsite for March');
+    expect(second).toMatch(/name: "Ada"/);
+    expect(second).toContain('  - Book the Porto offsite for March');
+  });
+
+  it('keeps users apart in the same file', async () => {
+    const other = await chat({ user: 'bob', lines: ['What is my name?', 'find notes about the offsite'] });
+    expect(other).toContain("assistant> I don't know your name yet.");
+    expect(other).toContain('assistant> No notes found.');
+  });
+
+  it('forgets a user on request, across restarts', async () => {
+    await chat({ user: 'cleo', lines: ['My name is Cleo.', 'note: Cleo likes tea', '/forget-me'] });
+    const after = await chat({ user: 'cleo', lines: ['What is my name?', '/notes'] });
+    expect(after).toContain("assistant> I don't know your name yet.");
+    expect(after).toContain('(no notes yet)');
+  });
+});

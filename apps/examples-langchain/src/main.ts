@@ -1,0 +1,71 @@
+/**
+ * A LangChain agent whose memory survives restarts.
+ *
+ *   pnpm --filter @strata-memory/examples-langchain start [--db path] [--user id] [--session id]
+ *
+ * Memory lives in one SQLite file (default `.strata/agent.db`); sentence embeddings are computed
+ * offline. Each run is a new session (thread) of the same user, so what you said last time is
+ * recalled this time. Without OPENAI_API_KEY a scripted offline model answers.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { createMemory } from '@strata-memory/core';
+import { localEmbedder } from '@strata-memory/embed-local';
+import { sqliteStore } from '@strata-memory/store-sqlite';
+import { createMemoryAgent } from './agent.ts';
+import { HELP, runChat } from './chat.ts';
+import { chooseChatModel } from './chat-model.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: '.strata/agent.db' },
+    user: { type: 'string', default: 'me' },
+    session: { type: 'string' },
+  },
+});
+
+const path = resolve(values.db);
+mkdirSync(dirname(path), { recursive: true });
+const threadId =
+  values.session ?? `session-${new Date().toISOString().slice(0, 19)}-${randomUUID().slice(0, 8)}`;
+const { model, description } = chooseChatModel();
+
+const embedder = localEmbedder();
+const memory = createMemory({ store: sqliteStore({ path }), embedder });
+const { agent, store } = createMemoryAgent({ memory, model });
+const interactive = process.stdin.isTTY === true;
+const write = (text: string) => void process.stdout.write(text);
+
+write(`Strata × LangChain agent · ${description}\nmemory: ${path} · user ${values.user} · ${threadId}\n`);
+write('Loading the offline sentence embedder… ');
+await embedder.warmup();
+write(`ready.\n${HELP}\n`);
+const reader = createInterface({
+  input: process.stdin,
+  ...(interactive ? { output: process.stdout, prompt: 'you> ' } : {}),
+});
+async function* lines(): AsyncGenerator<string> {
+  if (interactive) reader.prompt();
+  for await (const line of reader) {
+    yield line;
+    if (interactive) reader.prompt();
+  }
+}
+try {
+  await runChat({
+    memory,
+    agent,
+    store,
+    userId: values.user,
+    threadId,
+    lines: lines(),
+    write,
+    echo: !interactive,
+  });
+} finally {
+  reader.close();
+  await memory.close();
+}

@@ -1,0 +1,261 @@
+import { AIMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { tool } from '@langchain/core/tools';
+import {
+  type BaseStore,
+  type LangGraphRunnableConfig,
+  MessagesAnnotation,
+  StateGraph,
+} from '@langchain/langgraph';
+import { manualClock } from '@strata-memory/core/test';
+import { createAgent, FakeToolCallingModel } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { newMemory, strataRejection } from '../../test/memory-fixtures.ts';
+import { strataMemoryMiddleware } from '../middleware/strata-memory-middleware.ts';
+import { namespaceLevels } from './namespace-scope.ts';
+import { ITEM_ENTITY_TYPE, ITEM_FACT_KEY, type SearchItem, StrataStore } from './strata-store.ts';
+
+const acme = { orgId: 'acme' };
+
+function setup(options: Partial<ConstructorParameters<typeof StrataStore>[0]> = {}) {
+  const clock = manualClock();
+  const memory = newMemory(undefined, clock);
+  const store = new StrataStore({ memory, scope: acme, ...options });
+  return { memory, store, clock };
+}
+
+const factKey = (path: string) => ({ entityType: ITEM_ENTITY_TYPE, entity: path, key: ITEM_FACT_KEY });
+
+describe('StrataStore', () => {
+  it('keeps each item as a versioned fact: a changed put supersedes, the history stays', async () => {
+    const { memory, store, clock } = setup();
+    await store.put(['prefs'], 'food', { likes: 'pizza' });
+    clock.advance(60_000);
+    await store.put(['prefs'], 'food', { likes: 'sushi' });
+    const history = await memory.facts.history(acme, factKey('prefs/food'));
+    expect(history.map((f) => [f.value, f.status, f.version])).toEqual([
+      [{ likes: 'pizza' }, 'superseded', 1],
+      [{ likes: 'sushi' }, 'active', 2],
+    ]);
+    const item = await store.get(['prefs'], 'food');
+    expect(item!.createdAt.getTime()).toBe(history[0]!.createdAt);
+    expect(item!.updatedAt.getTime()).toBe(history[0]!.createdAt + 60_000);
+    clock.advance(1000);
+    await store.put(['prefs'], 'food', { likes: 'sushi' });
+    expect((await store.get(['prefs'], 'food'))!.updatedAt.getTime()).toBe(history[0]!.createdAt + 61_000);
+    expect(await memory.facts.history(acme, factKey('prefs/food'))).toHaveLength(2);
+  });
+
+  it('puts items in the engine’s recall: the fact always, its text when the query matches', async () => {
+    const { memory, store } = setup();
+    await store.put(['memories'], 'm1', { text: 'The user is vegetarian' });
+    const context = await memory.recall(acme, { query: 'Is the user vegetarian?' });
+    const rendered = context.render();
+    expect(rendered).toContain('store item memories/m1 · value: {"text":"The user is vegetarian"}');
+    expect(rendered).toContain('saved memory: text: The user is vegetarian');
+  });
+
+  it('search ranks by the current text only; an updated document’s old text is forgotten', async () => {
+    const { memory, store } = setup();
+    await store.put(['docs'], 'a', { text: 'python tutorial' });
+    await store.put(['docs'], 'b', { text: 'garden tomatoes' });
+    await store.put(['docs'], 'a', { text: 'fresh pasta recipes' });
+    const results = (await store.search(['docs'], { query: 'python tutorial' })) as SearchItem[];
+    expect(results.every((r) => r.score === undefined)).toBe(true);
+    expect(((await store.search(['docs'], { query: 'pasta recipes' })) as SearchItem[])[0]).toMatchObject({
+      key: 'a',
+      score: expect.any(Number),
+    });
+    const episodes = await memory.store.episodes.list({ scope: acme });
+    expect(episodes.items.map((e) => e.text).sort()).toEqual([
+      'text: fresh pasta recipes',
+      'text: garden tomatoes',
+    ]);
+  });
+
+  it('delete removes every version and the item’s text from memory', async () => {
+    const { memory, store } = setup();
+    await store.put(['docs'], 'a', { text: 'python tutorial' });
+    await store.put(['docs'], 'a', { text: 'python tutorial, second edition' });
+    await store.delete(['docs'], 'a');
+    expect(await memory.facts.history(acme, factKey('docs/a'))).toEqual([]);
+    expect((await memory.store.episodes.list({ scope: acme })).items).toEqual([]);
+    expect((await memory.recall(acme, { query: 'python tutorial' })).render()).toBe('');
+    const forgotten = await memory.audit.list(acme, { actions: ['forget.item'] });
+    // The update dropped the first text's episode; the delete, the fact and the second text's.
+    expect(forgotten.items.map((e) => e.details.layer).sort()).toEqual(['episodes', 'episodes', 'facts']);
+  });
+
+  it('round-trips any key and label exactly (case, spaces, slashes, percent signs, unicode)', async () => {
+    const { store } = setup();
+    const cases: Array<[string[], string]> = [
+      [['Users', 'Ada Lovelace'], 'Prefs/Email'],
+      [['users', 'ada lovelace'], 'prefs/email'],
+      [['ünïcödé', '東京'], '50% off'],
+      [['a-b_c'], '6f1c2b7e-2d4a-4d0e-9a51-0c2f7d9a1b33'],
+    ];
+    for (const [i, [namespace, key]] of cases.entries()) await store.put(namespace, key, { i });
+    for (const [i, [namespace, key]] of cases.entries()) {
+      expect(await store.get(namespace, key)).toMatchObject({ namespace, key, value: { i } });
+    }
+    expect((await store.search([])).map((r) => [r.namespace, r.key]).sort()).toEqual(
+      cases.map(([n, k]) => [n, k]).sort(),
+    );
+    expect(await store.listNamespaces({ prefix: ['Users'] })).toEqual([['Users', 'Ada Lovelace']]);
+  });
+
+  it('maps namespace levels to scopes: each user’s items are theirs alone', async () => {
+    const memory = newMemory();
+    const store = new StrataStore({ memory, scope: namespaceLevels(['orgId', 'userId']) });
+    await store.put(['acme', 'ada', 'memories'], 'm1', { text: 'Ada is vegetarian' });
+    await store.put(['acme', 'bob', 'memories'], 'm1', { text: 'Bob loves steak' });
+
+    expect((await memory.facts.list({ orgId: 'acme', userId: 'ada' })).map((f) => f.value)).toEqual([
+      { text: 'Ada is vegetarian' },
+    ]);
+    const bobRecall = await memory.recall({ orgId: 'acme', userId: 'bob' }, { query: 'vegetarian' });
+    expect(bobRecall.render()).not.toContain('vegetarian');
+    expect((await store.search(['acme', 'ada'], { query: 'vegetarian' })).map((r) => r.value)).toEqual([
+      { text: 'Ada is vegetarian' },
+    ]);
+    expect(await store.listNamespaces({ prefix: ['acme', 'bob'] })).toEqual([['acme', 'bob', 'memories']]);
+
+    expect((await strataRejection(store.search(['acme']))).code).toBe('unsupported');
+    expect((await strataRejection(store.listNamespaces())).code).toBe('unsupported');
+    expect((await strataRejection(store.put(['acme'], 'k', { v: 1 }))).code).toBe('invalid_input');
+  });
+
+  it('validates a whole batch before writing any of it', async () => {
+    const { memory, store } = setup();
+    const tooBig = { text: 'x'.repeat(20_000) };
+    const cases: Array<[unknown, string]> = [
+      [tooBig, 'payload_too_large'],
+      [['not', 'an', 'object'], 'invalid_input'],
+      [{ fn: 1n }, 'invalid_input'],
+    ];
+    for (const [value, code] of cases) {
+      const error = await strataRejection(
+        store.batch([
+          { namespace: ['docs'], key: 'ok', value: { fine: true } },
+          { namespace: ['docs'], key: 'bad', value: value as Record<string, unknown> },
+        ]),
+      );
+      expect(error.code).toBe(code);
+    }
+    await expect(
+      store.batch([{ namespacePrefix: ['docs'], filter: { n: { $regex: 'x' } }, limit: 1, offset: 0 }]),
+    ).rejects.toThrow(/unknown operator/);
+    await expect(store.batch([{ namespace: ['docs'], key: '', value: { v: 1 } }])).rejects.toThrow(/key/);
+    await expect(store.batch([{ namespace: ['a.b'], key: 'k', value: { v: 1 } }])).rejects.toThrow(/period/);
+    await expect(store.put(['docs'], 'k'.repeat(600), { v: 1 })).rejects.toThrow(/at most 512/);
+    expect(await store.search(['docs'])).toEqual([]);
+    expect(await memory.facts.list(acme)).toEqual([]);
+  });
+
+  it('with index: false nothing is indexed; filters and listing still work', async () => {
+    const { memory, store } = setup({ index: false });
+    await store.put(['docs'], 'a', { text: 'python tutorial', lang: 'en' });
+    expect((await memory.store.episodes.list({ scope: acme })).items).toEqual([]);
+    const [found] = (await store.search(['docs'], {
+      query: 'python',
+      filter: { lang: 'en' },
+    })) as SearchItem[];
+    expect(found).toMatchObject({ key: 'a' });
+    expect(found!.score).toBeUndefined();
+  });
+
+  it('indexes the configured fields', async () => {
+    const { memory, store } = setup({ index: { fields: ['title', 'tags[*]'] } });
+    await store.put(['docs'], 'a', {
+      title: 'Zebra facts',
+      tags: ['savanna', 'stripes'],
+      body: 'ignored body',
+    });
+    const texts = (await memory.store.episodes.list({ scope: acme })).items.map((e) => e.text).sort();
+    expect(texts).toEqual(['tags[0]: savanna', 'tags[1]: stripes', 'title: Zebra facts']);
+    expect(() => setup({ index: { fields: ['{a,b}'] } })).toThrow(/unsupported index field/);
+  });
+
+  it('needs a long-term scope', () => {
+    const memory = newMemory();
+    expect(() => new StrataStore({ memory } as never)).toThrow(/scope/);
+    expect(() => new StrataStore({ memory, scope: { userId: 'u', threadId: 't' } })).toThrow(/threadId/);
+    expect(() => namespaceLevels(['threadId'])).toThrow(/long-term/);
+    expect(() => namespaceLevels(['userId'], { userId: 'x' })).toThrow(/already sets/);
+  });
+
+  it('gives createAgent long-term memory: a tool saves through runtime.store, a later thread finds it', async () => {
+    const memory = newMemory();
+    const store = new StrataStore({ memory, scope: namespaceLevels(['userId']) });
+    const contextSchema = z.object({ userId: z.string() });
+    type Runtime = { store: BaseStore; context: { userId: string } };
+    const save = tool(
+      async ({ text }, runtime) => {
+        const { store: runStore, context } = runtime as unknown as Runtime;
+        await runStore.put([context.userId, 'memories'], 'diet', { text });
+        return 'saved';
+      },
+      { name: 'save_memory', description: 'Save a memory.', schema: z.object({ text: z.string() }) },
+    );
+    const find = tool(
+      async ({ query }, runtime) => {
+        const { store: runStore, context } = runtime as unknown as Runtime;
+        const found = await runStore.search([context.userId, 'memories'], { query });
+        return found.map((item) => item.value.text).join('; ') || 'nothing';
+      },
+      { name: 'find_memory', description: 'Search memories.', schema: z.object({ query: z.string() }) },
+    );
+    const agentWith = (calls: Array<{ name: string; args: Record<string, unknown>; id: string }>) =>
+      createAgent({
+        model: new FakeToolCallingModel({ toolCalls: [calls, []] }),
+        tools: [save, find],
+        store,
+        contextSchema,
+      });
+
+    await agentWith([{ name: 'save_memory', args: { text: 'Ada is vegetarian' }, id: 'c1' }]).invoke(
+      { messages: [{ role: 'user', content: 'I am vegetarian.' }] },
+      { context: { userId: 'ada' }, configurable: { thread_id: 't1' } },
+    );
+    const later = await agentWith([
+      { name: 'find_memory', args: { query: 'vegetarian diet' }, id: 'c2' },
+    ]).invoke(
+      { messages: [{ role: 'user', content: 'What do I eat?' }] },
+      { context: { userId: 'ada' }, configurable: { thread_id: 't2' } },
+    );
+    expect(later.messages.filter(ToolMessage.isInstance).map((m) => m.text)).toEqual(['Ada is vegetarian']);
+    const other = await agentWith([
+      { name: 'find_memory', args: { query: 'vegetarian diet' }, id: 'c3' },
+    ]).invoke(
+      { messages: [{ role: 'user', content: 'What do I eat?' }] },
+      { context: { userId: 'bob' }, configurable: { thread_id: 't3' } },
+    );
+    expect(other.messages.filter(ToolMessage.isInstance).map((m) => m.text)).toEqual(['nothing']);
+
+    // The same memory reaches the model through the middleware, in a new thread.
+    const model = fakeModel().respond(new AIMessage('You are vegetarian.'));
+    const agent = createAgent({ model, store, middleware: [strataMemoryMiddleware({ memory })] });
+    await agent.invoke(
+      { messages: [{ role: 'user', content: 'Am I vegetarian?' }] },
+      { context: { userId: 'ada' }, configurable: { thread_id: 't4' } },
+    );
+    const system = model.calls[0]!.messages.find(SystemMessage.isInstance)!.text;
+    expect(system).toContain('Ada is vegetarian');
+  });
+
+  it('serves graph.compile({ store }): nodes read and write through config.store', async () => {
+    const { store } = setup();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('remember', async (_state, config: LangGraphRunnableConfig) => {
+        const previous = await config.store!.get(['visits'], 'count');
+        await config.store!.put(['visits'], 'count', { n: ((previous?.value.n as number) ?? 0) + 1 });
+        return {};
+      })
+      .addEdge('__start__', 'remember')
+      .compile({ store });
+    await graph.invoke({ messages: [] });
+    await graph.invoke({ messages: [] });
+    expect((await store.get(['visits'], 'count'))?.value).toEqual({ n: 2 });
+  });
+});
