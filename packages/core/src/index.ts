@@ -1,5 +1,6 @@
 export { type HashEmbedderOptions, hashEmbedder } from './embed/hash-embedder.ts';
 export { estimateImportance } from './episodic/importance.ts';
+export { type OutdatedFact, outdatedFactsOf } from './episodic/outdated-episodes.ts';
 export {
   conflict,
   type ErrorCategory,
@@ -23,6 +24,7 @@ export * from './scope/scope.ts';
 export * from './store/contract.ts';
 export { defineStore, parseArgs, validationError } from './store/define-store.ts';
 export { LIMITS } from './store/limits.ts';
+export { analyzeText } from './store/memory/keyword-analyzer.ts';
 export { type MemoryStoreOptions, memoryStore } from './store/memory/memory-store.ts';
 export { contentHash, createId, normalizeName, normalizeText } from './store/normalize.ts';
 export * from './store/records.ts';

@@ -161,6 +161,66 @@ describe('consolidate: merging', () => {
     expect(report.merged[0]!.similarity).toBeGreaterThanOrEqual(0.95);
     expect(report.merged[0]!.similarity).toBeLessThan(1);
   });
+
+  it('never merges near duplicates that state different values', async () => {
+    const { memory, store, clock } = setup();
+    const now = clock.now();
+    await putEpisodes(store, maria, [
+      {
+        id: 'ep_45',
+        text: "Supplier X's lead time is 45 days.",
+        occurredAt: now - 2 * DAY,
+        embedding: [1, 0, 0],
+      },
+      {
+        id: 'ep_30',
+        text: "Supplier X's lead time is 30 days.",
+        occurredAt: now - 1 * DAY,
+        embedding: [0.995, 0.0999, 0],
+      },
+      { id: 'ep_eur', text: 'Globex quoted €4,200.', occurredAt: now - 2 * DAY, embedding: [0, 1, 0] },
+      { id: 'ep_usd', text: 'Globex quoted $4,200.', occurredAt: now - 1 * DAY, embedding: [0, 1, 0] },
+    ]);
+    const report = await memory.consolidate({ scope: maria });
+    expect(report.merged).toEqual([]);
+    expect(report.notes[0]).toMatch(/^merge: nothing to merge — 4 active episode\(s\) in 1 scope checked/);
+  });
+});
+
+describe('consolidate: the report says what it looked at', () => {
+  it('counts what it checked and says why each step found nothing', async () => {
+    const { memory } = setup({ embedder: axisEmbedder({}) });
+    await memory.observe(thread, [
+      { role: 'user', content: "Supplier X's lead time is 45 days." },
+      { role: 'user', content: "Supplier X's lead time is 45 days." },
+      { role: 'user', content: 'Billing depends on Postgres.' },
+    ]);
+    const report = await memory.consolidate({ scope: org, dryRun: true });
+    expect(report).toMatchObject({ merged: [], archived: [], staleFacts: [], supersededGraph: [] });
+    expect(report.checked).toEqual({ scopes: 3, episodes: 2, facts: 1, replacementEdges: 0 });
+    expect(report.notes).toEqual([
+      'merge: nothing to merge — 2 active episode(s) in 3 scopes checked; none is the same text as, or at least 0.95 cosine-similar to, another with the same literals at its scope and access level (observe keeps such duplicates out at write time)',
+      'archive: nothing to archive — at no scope and access level are two or more episodes older than 30 day(s), below importance 0.5 and below retention value 0.05',
+      'stale: no stale facts — 1 active fact(s) checked, each confirmed within 90 day(s)',
+      'graph: nothing to retire — 0 active replacement edge(s), none leaving an active replaced node in this subtree',
+    ]);
+  });
+
+  it('says what a run did, and what a dry run would do', async () => {
+    const { memory, store, clock } = setup({ embedder: axisEmbedder({}) });
+    await seedEverything(memory, store, clock.now());
+    clock.advanceDays(100);
+    const dry = await memory.consolidate({ scope: org, dryRun: true });
+    expect(dry.notes.map((n) => n.split(' ').slice(0, 2).join(' '))).toEqual([
+      'merge: would',
+      'archive: would',
+      'stale: would',
+      'graph: would',
+    ]);
+    const real = await memory.consolidate({ scope: org });
+    expect(real.notes[0]).toMatch(/^merge: fold \d+ duplicate episode\(s\) into \d+ kept one\(s\)$/);
+    expect(real.checked).toEqual(dry.checked);
+  });
 });
 
 describe('consolidate: archiving', () => {

@@ -6,8 +6,9 @@ import type { ConsolidateOptions, ConsolidationReport } from '../memory/types.ts
 import { parseScope, type Scope, sameScope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
-import type { EpisodeRecord } from '../store/records.ts';
+import type { EpisodeRecord, FactRecord } from '../store/records.ts';
 import {
+  ARCHIVE_MAX_IMPORTANCE,
   type ArchivePlan,
   type ArchiveSummary,
   applyArchive,
@@ -25,16 +26,25 @@ import { applyGraphSupersede, type GraphSupersedePlan, planGraphSupersede } from
  * marks, never deletes; every change is written to the audit log. With `dryRun` it plans the
  * same changes and reports them without writing anything. It is never called from `observe` or
  * `recall`: run it from a scheduled job or the CLI.
+ *
+ * Merging usually finds little: `observe` already refuses exact and near duplicates at write
+ * time, so merges come from episodes written another way (imports, an earlier engine, a lowered
+ * `duplicateSimilarity`). The regular work of a long-running memory is archiving, staleness and
+ * retiring replaced graph branches. The report's `checked` and `notes` say what was examined and
+ * why a step found nothing.
  */
 
 const DEFAULT_ARCHIVE_BELOW = 0.05;
 
 interface ScopePlan {
   scope: Scope;
+  episodes: number;
   merges: MergePlan[];
   archives: ArchivePlan[];
-  stale: Awaited<ReturnType<typeof planStale>>;
+  stale: FactRecord[];
+  factsChecked: number;
   graph: GraphSupersedePlan[];
+  replacementEdges: number;
 }
 
 async function activeEpisodesAt(store: Store, scope: Scope): Promise<EpisodeRecord[]> {
@@ -82,7 +92,43 @@ async function planScope(
     root: args.root,
     claimed: args.claimedNodes,
   });
-  return { scope: args.scope, merges, archives, stale, graph };
+  return {
+    scope: args.scope,
+    episodes: episodes.length,
+    merges,
+    archives,
+    stale: stale.stale,
+    factsChecked: stale.checked,
+    graph: graph.plans,
+    replacementEdges: graph.replacementEdges,
+  };
+}
+
+/** The report's `notes`: what each step did (or would do), or why it found nothing. */
+function notesOf(
+  report: Omit<ConsolidationReport, 'notes'>,
+  policy: Engine['policy'],
+  archiveBelow: number,
+): string[] {
+  const { checked } = report;
+  const would = report.dryRun ? 'would ' : '';
+  const where = `${checked.scopes} scope${checked.scopes === 1 ? '' : 's'}`;
+  const folded = report.merged.reduce((n, m) => n + m.mergedIds.length, 0);
+  const archived = report.archived.reduce((n, a) => n + a.ids.length, 0);
+  return [
+    report.merged.length > 0
+      ? `merge: ${would}fold ${folded} duplicate episode(s) into ${report.merged.length} kept one(s)`
+      : `merge: nothing to merge — ${checked.episodes} active episode(s) in ${where} checked; none is the same text as, or at least ${policy.duplicateSimilarity} cosine-similar to, another with the same literals at its scope and access level (observe keeps such duplicates out at write time)`,
+    report.archived.length > 0
+      ? `archive: ${would}fold ${archived} decayed episode(s) into ${report.archived.length} summary episode(s)`
+      : `archive: nothing to archive — at no scope and access level are two or more episodes older than ${policy.recencyHalfLifeDays} day(s), below importance ${ARCHIVE_MAX_IMPORTANCE} and below retention value ${archiveBelow}`,
+    report.staleFacts.length > 0
+      ? `stale: ${would}flag ${report.staleFacts.length} fact(s) unconfirmed for over ${policy.staleAfterDays} day(s)`
+      : `stale: no stale facts — ${checked.facts} active fact(s) checked, each confirmed within ${policy.staleAfterDays} day(s)`,
+    report.supersededGraph.length > 0
+      ? `graph: ${would}retire ${report.supersededGraph.length} replaced node(s)/edge(s)`
+      : `graph: nothing to retire — ${checked.replacementEdges} active replacement edge(s), none leaving an active replaced node in this subtree`,
+  ];
 }
 
 export async function consolidate(
@@ -94,21 +140,24 @@ export async function consolidate(
   const dryRun = options.dryRun ?? false;
   const archiveBelow = options.archiveBelow ?? DEFAULT_ARCHIVE_BELOW;
   const now = engine.clock.now();
-  const report: ConsolidationReport = {
+  const scopes: Scope[] = [];
+  for await (const scope of subtreeScopes(engine.store, root)) scopes.push(scope);
+  const report: Omit<ConsolidationReport, 'notes'> = {
     dryRun,
     merged: [],
     archived: [],
     staleFacts: [],
     supersededGraph: [],
     auditIds: [],
+    checked: { scopes: scopes.length, episodes: 0, facts: 0, replacementEdges: 0 },
   };
-
-  const scopes: Scope[] = [];
-  for await (const scope of subtreeScopes(engine.store, root)) scopes.push(scope);
   const claimedNodes = new Set<string>();
 
   for (const scope of scopes) {
     const plan = await planScope(engine, { scope, root, now, archiveBelow, claimedNodes });
+    report.checked.episodes += plan.episodes;
+    report.checked.facts += plan.factsChecked;
+    report.checked.replacementEdges += plan.replacementEdges;
     for (const m of plan.merges) {
       report.merged.push({
         keptId: m.kept.id,
@@ -141,5 +190,5 @@ export async function consolidate(
       report.archived.push({ ids: a.episodes.map((e) => e.id), summaryEpisodeId: summaryIds[i]! });
     });
   }
-  return report;
+  return { ...report, notes: notesOf(report, engine.policy, archiveBelow) };
 }

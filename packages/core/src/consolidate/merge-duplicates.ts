@@ -1,3 +1,4 @@
+import { LiteralAgreement } from '../episodic/literal-agreement.ts';
 import type { AuditTrail } from '../memory/audit-log.ts';
 import { cosine } from '../recall/scoring.ts';
 import { type Scope, sameScope } from '../scope/scope.ts';
@@ -6,7 +7,8 @@ import type { EpisodeRecord } from '../store/records.ts';
 
 /**
  * Near-duplicate merging: active episodes at one scope (and one access level) with the same
- * normalised text, or with cosine similarity at or above the threshold, form a group. The
+ * normalised text, or with cosine similarity at or above the threshold, form a group, provided
+ * they state the same literals (`literal-agreement.ts`: "45 days" and "30 days" never merge). The
  * newest episode of a group is kept; it takes the group's newest time, summed access count,
  * latest access and highest importance. The others get status `merged` and `mergedInto`.
  */
@@ -52,13 +54,16 @@ export async function planMerges(
 ): Promise<MergePlan[]> {
   const { scope, episodes, threshold } = args;
   const byId = new Map(episodes.map((e) => [e.id, e]));
+  const literals = new LiteralAgreement();
+  const sameLiterals = (a: EpisodeRecord, b: EpisodeRecord) => literals.agree(a.text, b.text);
   const groups = new Groups();
-  const firstByHash = new Map<string, EpisodeRecord>();
+  const byHash = new Map<string, EpisodeRecord[]>();
   for (const episode of episodes) {
     const key = `${episode.contentHash}\u0000${episode.accessLevel}`;
-    const first = firstByHash.get(key);
+    const same = byHash.get(key) ?? [];
+    const first = same.find((other) => sameLiterals(other, episode));
     if (first) groups.join(first.id, episode.id, 1);
-    else firstByHash.set(key, episode);
+    byHash.set(key, [...same, episode]);
   }
 
   const embedded = episodes.filter((e) => e.embedding !== undefined);
@@ -74,6 +79,7 @@ export async function planMerges(
         const other = byId.get(hit.episode.id);
         if (!other || other.id === episode.id || hit.score < threshold) continue;
         if (other.accessLevel !== episode.accessLevel || !sameScope(other.scope, scope)) continue;
+        if (!sameLiterals(episode, other)) continue;
         groups.join(episode.id, other.id, hit.score);
       }
     }
@@ -82,7 +88,7 @@ export async function planMerges(
       for (let j = i + 1; j < embedded.length; j++) {
         const a = embedded[i]!;
         const b = embedded[j]!;
-        if (a.accessLevel !== b.accessLevel) continue;
+        if (a.accessLevel !== b.accessLevel || !sameLiterals(a, b)) continue;
         const similarity = cosine(a.embedding!, b.embedding!);
         if (similarity >= threshold) groups.join(a.id, b.id, similarity);
       }

@@ -12,11 +12,14 @@ import type { FactRecord } from '../store/records.ts';
 export async function planStale(
   store: Store,
   args: { scope: Scope; now: number; staleAfterDays: number },
-): Promise<FactRecord[]> {
-  const facts = await findAllFacts(store, { scope: args.scope, status: ['active'] });
-  return facts
-    .filter((f) => sameScope(f.scope, args.scope) && isOverdue(f, args.now, args.staleAfterDays))
+): Promise<{ stale: FactRecord[]; checked: number }> {
+  const facts = (await findAllFacts(store, { scope: args.scope, status: ['active'] })).filter((f) =>
+    sameScope(f.scope, args.scope),
+  );
+  const stale = facts
+    .filter((f) => isOverdue(f, args.now, args.staleAfterDays))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { stale, checked: facts.length };
 }
 
 export async function applyStale(tx: StoreTransaction, fact: FactRecord, audit: AuditTrail): Promise<void> {

@@ -35,7 +35,7 @@ async function pages<T>(
 export async function planGraphSupersede(
   store: Store,
   args: { scope: Scope; root: Scope; claimed: Set<string> },
-): Promise<GraphSupersedePlan[]> {
+): Promise<{ plans: GraphSupersedePlan[]; replacementEdges: number }> {
   const { scope, root } = args;
   const replacements = (
     await pages((cursor) =>
@@ -69,7 +69,7 @@ export async function planGraphSupersede(
     args.claimed.add(node.id);
     plans.push({ replacement, node, edges: edges.sort((a, b) => (a.id < b.id ? -1 : 1)) });
   }
-  return plans;
+  return { plans, replacementEdges: replacements.length };
 }
 
 export async function applyGraphSupersede(

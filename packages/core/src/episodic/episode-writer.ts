@@ -5,13 +5,15 @@ import type { StoreCapabilities, StoreTransaction } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import { contentHash } from '../store/normalize.ts';
 import type { EpisodeRecord, MessageRole, Metadata, Provenance } from '../store/records.ts';
+import { LiteralAgreement } from './literal-agreement.ts';
 
 /**
  * Writing episodes without duplicates. An observed message whose normalised text already exists
  * at the same scope and access level (exact duplicate), or whose embedding is at least
  * `duplicateSimilarity` close to one there (near duplicate, via a top-k vector search), is not
  * stored again: the existing episode has its access recorded instead. Duplicates inside one batch
- * are folded the same way.
+ * are folded the same way. Either way the two must state the same literals (see
+ * `literal-agreement.ts`): "lead time is 30 days" is never a duplicate of "lead time is 45 days".
  */
 
 export interface EpisodeDraft {
@@ -45,9 +47,17 @@ export function episodeIdFor(scope: Scope, messageId: string): string {
   return `ep_${digest.slice(0, 40)}`;
 }
 
-async function nearestAtScope(
+/** The closest active episode at exactly `scope` and level, at or above `threshold`, with the same literals. */
+async function nearDuplicateAtScope(
   tx: StoreTransaction,
-  args: { scope: Scope; vector: number[]; accessLevel: number },
+  args: {
+    scope: Scope;
+    vector: number[];
+    accessLevel: number;
+    text: string;
+    threshold: number;
+    literals: LiteralAgreement;
+  },
 ): Promise<{ episode: EpisodeRecord; score: number } | undefined> {
   const found = await tx.episodes.searchVector({
     scope: args.scope,
@@ -56,7 +66,11 @@ async function nearestAtScope(
     status: ['active'],
   });
   const hit = found.find(
-    (c) => sameScope(c.episode.scope, args.scope) && c.episode.accessLevel === args.accessLevel,
+    (c) =>
+      c.score >= args.threshold &&
+      sameScope(c.episode.scope, args.scope) &&
+      c.episode.accessLevel === args.accessLevel &&
+      args.literals.agree(c.episode.text, args.text),
   );
   return hit ? { episode: hit.episode, score: hit.score } : undefined;
 }
@@ -83,13 +97,18 @@ export async function writeEpisodes(
   }
 
   const accepted: Array<EpisodeDraft & { contentHash: string; accessCount: number }> = [];
+  const literals = new LiteralAgreement();
   const duplicates: EpisodeWriteResult['duplicates'] = [];
   const touched: string[] = [];
 
   for (const [index, draft] of drafts.entries()) {
     const hash = hashes[index]!;
     const exact = stored.find(
-      (e) => e.contentHash === hash && e.accessLevel === draft.accessLevel && sameScope(e.scope, scope),
+      (e) =>
+        e.contentHash === hash &&
+        e.accessLevel === draft.accessLevel &&
+        sameScope(e.scope, scope) &&
+        literals.agree(e.text, draft.text),
     );
     if (exact) {
       duplicates.push({ draft, episodeId: exact.id, similarity: 1 });
@@ -99,6 +118,7 @@ export async function writeEpisodes(
     const inBatch = accepted.find(
       (a) =>
         a.accessLevel === draft.accessLevel &&
+        literals.agree(a.text, draft.text) &&
         (a.contentHash === hash ||
           (a.embedding !== undefined &&
             draft.embedding !== undefined &&
@@ -111,12 +131,15 @@ export async function writeEpisodes(
       continue;
     }
     if (draft.embedding && args.capabilities.vectorSearch) {
-      const near = await nearestAtScope(tx, {
+      const near = await nearDuplicateAtScope(tx, {
         scope,
         vector: draft.embedding,
         accessLevel: draft.accessLevel,
+        text: draft.text,
+        threshold: args.duplicateSimilarity,
+        literals,
       });
-      if (near && near.score >= args.duplicateSimilarity) {
+      if (near) {
         duplicates.push({ draft, episodeId: near.episode.id, similarity: near.score });
         touched.push(near.episode.id);
         continue;

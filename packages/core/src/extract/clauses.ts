@@ -92,15 +92,34 @@ function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   return { text: text.trim(), correction };
 }
 
-/** "we're" → "we are", "it's" → "it is" (pronouns only: "Acme's" stays a possessive). */
+/** "we're" → "we are", "it's" → "it is" (pronouns only: "Acme's" and the acronym "IT's" stay possessives). */
 function expandContractions(text: string): string {
-  return text
-    .replace(/\b(we|you|they)['’]re\b/gi, '$1 are')
-    .replace(/\b(I)['’]m\b/g, '$1 am')
-    .replace(/\b(it|that|what|there|here|who|he|she)['’]s\b/gi, '$1 is')
-    .replace(/\b(we|I|you|they)['’]ll\b/gi, '$1 will')
-    .replace(/\b(we|I|you|they)['’]ve\b/gi, '$1 have')
-    .replace(/\b(we|I|you|they)['’]d\b/gi, '$1 would');
+  const pronoun = (pattern: RegExp, expansion: string) => (t: string) =>
+    t.replace(pattern, (match: string, word: string) =>
+      word.length > 1 && word === word.toUpperCase() ? match : `${word} ${expansion}`,
+    );
+  return [
+    pronoun(/\b(we|you|they)['’]re\b/gi, 'are'),
+    pronoun(/\b(I)['’]m\b/g, 'am'),
+    pronoun(/\b(it|that|what|there|here|who|he|she)['’]s\b/gi, 'is'),
+    pronoun(/\b(we|I|you|they)['’]ll\b/gi, 'will'),
+    pronoun(/\b(we|I|you|they)['’]ve\b/gi, 'have'),
+    pronoun(/\b(we|I|you|they)['’]d\b/gi, 'would'),
+  ].reduce((t, expand) => expand(t), text);
+}
+
+const PRONOUN_SHAPED =
+  /\b(?:I|ME|MY|MINE|WE|US|OUR|OURS|YOU|YOUR|YOURS|HE|HIM|HIS|SHE|HER|HERS|IT|ITS|THEY|THEM|THEIR|THEIRS|THIS|THAT|THESE|THOSE|THERE|HERE|WHO|WHAT|WHICH)\b/g;
+
+/**
+ * A sentence in capitals only carries no case signal: "IT" there is as likely "it" as the
+ * acronym. Its pronoun-shaped words are read as pronouns (lower-cased); everywhere else an
+ * all-capitals word is an acronym, a name (see `isAcronym`).
+ */
+function withoutShouting(sentence: string): string {
+  const letters = sentence.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 4 || /\p{Ll}/u.test(letters)) return sentence;
+  return sentence.replace(PRONOUN_SHAPED, (word) => (word === 'I' ? word : word.toLowerCase()));
 }
 
 /** The clauses of a message, with their signals. */
@@ -108,7 +127,7 @@ export function clausesOf(message: string): Clause[] {
   const out: Clause[] = [];
   let carryCorrection = false;
   for (const original of sentencesOf(message)) {
-    const stripped = stripLeadIns(original);
+    const stripped = stripLeadIns(withoutShouting(original));
     const bare = stripped.text.replace(/[\s.!;:,]+$/g, '');
     if (bare.length === 0) {
       // "No." / "Correction:" on its own corrects the next sentence.

@@ -1,30 +1,35 @@
 import type { Clause } from './clauses.ts';
+import { commerceFacts } from './commerce-patterns.ts';
 import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
   cleanPhrase,
-  entityTypeOf,
   isEntityPhrase,
   isValidKey,
   isValidValue,
-  parseSubject,
   stripDeterminers,
   words,
 } from './noun-phrases.ts';
+import { ruleFacts } from './rule-patterns.ts';
+import { parseSubject } from './subject-phrases.ts';
+import { cleanValue } from './value-phrases.ts';
 
 /**
  * Fact statements the rules extractor recognises, one clause at a time:
  *
  * - "my name is Maria" · "call me Maria"
  * - "my/our <attribute> is <value>" · "<Entity>'s <attribute> is <value>"
- * - "the <attribute> for/of <Entity> is <value>" · "<Entity> <attribute> is <value>"
+ * - "the <attribute> for/of/from/by <Entity> is <value>" · "<Entity> <attribute> is <value>"
  * - "<Name> is my/our <role>" (stored as the role's value)
- * - "<Entity> are paid <terms or amount>"
+ * - payments and prices: "<Entity> are paid <terms>", "we pay <Entity> <terms>", "<Name> quoted
+ *   <amount> for <item>" (see `commerce-patterns.ts`)
+ * - threshold rules: "approvals above 50,000 USD need sign-off" (see `rule-patterns.ts`)
  * - "<subject> changed to <value>" and other explicit updates
  * - "I prefer X [over Y] [for Z]"
- * - in a what-if or conditional: "<actor> extended <attribute> to <value>", "<subject> was <value>"
- *   (kind `hypothetical`, always reviewed)
+ * - in a what-if or conditional: "<actor> extended <attribute> to <value>", "<subject> was <value>",
+ *   "we paid <Entity> <terms>" (kind `hypothetical`, always reviewed)
  *
- * Values are kept exactly as written ("$4,200", "45 days", "net 60").
+ * Values are kept exactly as written ("$4,200", "45 days", "net 60"), without a trailing clause
+ * ("net 30, laptops and monitors included" → "net 30"; see `value-phrases.ts`).
  */
 
 export interface FactCandidate {
@@ -50,21 +55,9 @@ const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
 const CHANGE_TO =
   /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made)\s+(.+?)\s+to\s+(.+)$/i;
-const PAID = /^(.+?)\s+(?:is|are|get|gets)\s+paid\s+(.+)$/i;
-const PAYMENT_TERMS =
-  /^(?:net\s*\d+|within\s+\d+\s+days|\d+\s+days|weekly|monthly|bi-?weekly|quarterly|every\s+\w+|on\s+delivery|upfront|up front|in advance|on receipt)/i;
-const AMOUNT = /^(?:[$€£¥]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds)\b)/i;
 const NAME_IS = /^(?:my name is|my name's|i am called|i'm called|call me|i go by|you can call me)\s+(.+)$/i;
 const PREFER =
   /^i\s+(?:really\s+|strongly\s+|much\s+|generally\s+|usually\s+)?(?:prefer|would prefer|'d prefer|would rather have)\s+(.+?)(?:\s+(?:over|to|rather than|instead of)\s+(.+?))?(?:\s+for\s+(.+?))?$/i;
-const VALUE_LEAD = /^(?:now|currently|still|actually|officially|exactly|just|only|always)\s+/i;
-const VALUE_TAIL = /\s+(?:now|currently|for now|at the moment|these days|as of now|as well|too|again)$/i;
-
-function cleanValue(raw: string): string {
-  let value = cleanPhrase(raw);
-  for (let i = 0; i < 3; i++) value = value.replace(VALUE_LEAD, '').replace(VALUE_TAIL, '').trim();
-  return cleanPhrase(value);
-}
 
 /** "X is A and Y is B" → two parts; a lone "and" inside a value stays. */
 function copulaParts(text: string): string[] {
@@ -97,25 +90,10 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     return [{ ...SPEAKER_ENTITY, key, value, confidence: 0.9, named: false }];
   }
 
-  const paid = PAID.exec(text);
-  if (paid) {
-    const value = cleanValue(paid[2]!);
-    const subject = stripDeterminers(paid[1]!);
-    const key = PAYMENT_TERMS.test(value) ? 'payment terms' : AMOUNT.test(value) ? 'pay rate' : undefined;
-    if (!key || !isValidValue(value)) return [];
-    if (
-      !isEntityPhrase(subject, {
-        knownEntities: ctx.knownEntities,
-        allowLowercase: true,
-        atSentenceStart: true,
-      })
-    ) {
-      return [];
-    }
-    return [
-      { entityType: entityTypeOf(subject), entity: subject, key, value, confidence: 0.85, named: true },
-    ];
-  }
+  const commerce = commerceFacts(text, ctx.knownEntities);
+  if (commerce) return commerce;
+  const rule = ruleFacts(text, ctx.knownEntities);
+  if (rule) return rule;
 
   const out: Omit<FactCandidate, 'kind' | 'evidence'>[] = [];
   let lastNamed: { entityType: string; entity: string } | undefined;
@@ -144,7 +122,7 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
       continue;
     }
 
-    const parsed = parseSubject(subject, { knownEntities: ctx.knownEntities, atSentenceStart: true });
+    const parsed = parseSubject(subject, { knownEntities: ctx.knownEntities, atSentenceStart: true, value });
     if (!parsed) continue;
     if (parsed.named) lastNamed = { entityType: parsed.entityType, entity: parsed.entity };
     out.push({ ...parsed, value });
@@ -160,12 +138,22 @@ function hypotheticalFacts(
     .replace(HYPOTHETICAL_LEAD, '')
     .replace(/[?!.]+$/, '')
     .trim();
+  // "what if we paid IT equipment vendors net 45?" / "…if hardware vendors were paid net 45?"
+  const commerce = commerceFacts(
+    body.replace(/^we\s+paid\b/i, 'we pay').replace(/^(.+?)\s+were\s+paid\b/i, '$1 are paid'),
+    ctx.knownEntities,
+  );
+  if (commerce && commerce.length > 0) return commerce.map((f) => ({ ...f, confidence: 0.3 }));
   const change = CHANGE_TO.exec(body);
   if (change) {
     const actor = change[1]?.toLowerCase();
     const value = cleanValue(change[3]!);
     if (!isValidValue(value)) return [];
-    const parsed = parseSubject(change[2]!, { knownEntities: ctx.knownEntities, atSentenceStart: false });
+    const parsed = parseSubject(change[2]!, {
+      knownEntities: ctx.knownEntities,
+      atSentenceStart: false,
+      value,
+    });
     if (parsed && parsed.entity !== UNRESOLVED_ENTITY) return [{ ...parsed, value, confidence: 0.3 }];
     const key = stripDeterminers(change[2]!).toLowerCase();
     if (!isValidKey(key)) return [];
@@ -181,7 +169,11 @@ function hypotheticalFacts(
   if (copula) {
     const value = cleanValue(copula[2]!.replace(/\s+(?:if|instead|then)\b.*$/i, ''));
     if (!isValidValue(value)) return [];
-    const parsed = parseSubject(copula[1]!, { knownEntities: ctx.knownEntities, atSentenceStart: true });
+    const parsed = parseSubject(copula[1]!, {
+      knownEntities: ctx.knownEntities,
+      atSentenceStart: true,
+      value,
+    });
     if (parsed) return [{ ...parsed, value, confidence: 0.3 }];
   }
   return [];

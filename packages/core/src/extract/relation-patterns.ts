@@ -1,5 +1,5 @@
 import type { Clause } from './clauses.ts';
-import { cleanPhrase, isEntityPhrase, nodeTypeOf, splitList, words } from './noun-phrases.ts';
+import { cleanPhrase, isEntityPhrase, isPronoun, nodeTypeOf, splitList, words } from './noun-phrases.ts';
 
 /**
  * Relations the rules extractor recognises, one clause at a time:
@@ -11,12 +11,18 @@ import { cleanPhrase, isEntityPhrase, nodeTypeOf, splitList, words } from './nou
  *   "we migrated from <W> to <Z>" · "<Z> replaces <W>"               → Z replaces W
  * - "we decided / agreed to <do X>"                                 → a `decision` node
  *
- * Negated sentences and plain questions yield nothing; what-ifs yield `hypothetical` relations.
+ * "The REST to gRPC migration" and "the migration from REST to gRPC" name one node, the migration
+ * (a `decision`, also known as "gRPC migration"), and imply that gRPC replaces REST. Quantifiers
+ * and adverbs between a subject and its verb ("… all depend on …") and "our" before a name are not
+ * part of names. Negated sentences and plain questions yield nothing; what-ifs yield
+ * `hypothetical` relations.
  */
 
 export interface NodeCandidate {
   name: string;
   type: string;
+  /** Other names of the node ("gRPC migration" for "REST to gRPC migration"). */
+  aliases?: string[];
 }
 
 export interface RelationCandidate {
@@ -54,15 +60,89 @@ export interface RelationPatternContext {
   knownEntities: ReadonlySet<string>;
 }
 
+/** Nouns for a change from one thing to another that leaves the new one in place of the old. */
+const CHANGE_NOUNS = '(?:migration|move|switch|upgrade|cutover|cut-over|changeover|conversion)';
+/** One to three words of a name (as few as possible). */
+const SHORT_NAME = "[\\p{L}\\p{N}][\\p{L}\\p{N}.+#/'-]*(?:\\s+[\\p{L}\\p{N}][\\p{L}\\p{N}.+#/'-]*){0,2}?";
+/** "the REST to gRPC migration …" (what follows the noun is returned separately). */
+const A_TO_B_CHANGE = new RegExp(
+  `^(?:the\\s+|our\\s+|this\\s+)?(${SHORT_NAME})\\s+to\\s+(${SHORT_NAME})\\s+(${CHANGE_NOUNS})(?=\\s|$)(.*)$`,
+  'iu',
+);
+/** "the migration from REST to gRPC …" (what follows "to" is cut where a trailing phrase begins). */
+const CHANGE_FROM_A_TO_B = new RegExp(
+  `^(?:the\\s+|our\\s+|this\\s+)?(${CHANGE_NOUNS})\\s+from\\s+(${SHORT_NAME})\\s+to\\s+(.+)$`,
+  'iu',
+);
+
+/** A change from one thing to another, named as one node, and what it implies: `to` replaces `from`. */
+interface ChangeNode {
+  node: NodeCandidate;
+  from: NodeCandidate;
+  to: NodeCandidate;
+}
+
+function changeNode(raw: string, ctx: RelationPatternContext): { change: ChangeNode; rest: string } | null {
+  const phrase = cleanPhrase(raw);
+  let from: string;
+  let to: string;
+  let noun: string;
+  let name: string;
+  let rest = '';
+  const compound = A_TO_B_CHANGE.exec(phrase);
+  const spelled = compound ? null : CHANGE_FROM_A_TO_B.exec(phrase);
+  if (compound) {
+    [from, to, noun] = [compound[1]!, compound[2]!, compound[3]!];
+    name = `${from} to ${to} ${noun}`;
+    rest = compound[4]!;
+  } else if (spelled) {
+    [noun, from, to] = [spelled[1]!, spelled[2]!, cleanPhrase(spelled[3]!.replace(PHRASE_END, ''))];
+    if (words(to).length === 0 || words(to).length > 3) return null;
+    name = `${noun} from ${from} to ${to}`;
+  } else {
+    return null;
+  }
+  for (const end of [from, to]) {
+    if (isPronoun(words(end)[0]!) || /^\d/.test(end)) return null;
+    if (!isEntityPhrase(end, { knownEntities: ctx.knownEntities, allowLowercase: true })) return null;
+  }
+  if (from.toLowerCase() === to.toLowerCase()) return null;
+  const lower = noun.toLowerCase();
+  const aliases = [
+    `${from} to ${to} ${lower}`,
+    `${lower} from ${from} to ${to}`,
+    `${to} ${lower}`,
+    `${lower} to ${to}`,
+  ].filter((alias) => alias.toLowerCase() !== name.toLowerCase());
+  return {
+    change: {
+      node: { name, type: 'decision', aliases },
+      from: { name: from, type: nodeTypeOf(from) },
+      to: { name: to, type: nodeTypeOf(to) },
+    },
+    rest,
+  };
+}
+
 function nodeNames(
   raw: string,
   ctx: RelationPatternContext,
   atSentenceStart: boolean,
+  changes: ChangeNode[],
 ): NodeCandidate[] | null {
+  const change = changeNode(raw, ctx);
+  if (change) {
+    // Only a trailing phrase may follow the compound ("… migration for internal services").
+    if (cleanPhrase(change.rest.replace(PHRASE_END, '')).length > 0) return null;
+    changes.push(change.change);
+    return [change.change.node];
+  }
   const phrase = cleanPhrase(raw.replace(PHRASE_END, ''));
   const names = splitList(phrase);
   if (names.length === 0 || names.length > 8) return null;
   for (const name of names) {
+    // "5" in "the 5 to 10 day delay" is not a thing.
+    if (!/\p{L}/u.test(name)) return null;
     const ok = isEntityPhrase(name, {
       knownEntities: ctx.knownEntities,
       allowLowercase: true,
@@ -73,25 +153,31 @@ function nodeNames(
   return names.map((name) => ({ name, type: nodeTypeOf(name) }));
 }
 
+type RelationPair = Pick<RelationCandidate, 'from' | 'to' | 'relation'>;
+
 function pairs(
   relation: string,
   fromRaw: string,
   toRaw: string,
   ctx: RelationPatternContext,
-): Array<Pick<RelationCandidate, 'from' | 'to' | 'relation'>> {
-  const from = nodeNames(fromRaw, ctx, true);
-  const to = nodeNames(toRaw, ctx, false);
+): RelationPair[] {
+  const changes: ChangeNode[] = [];
+  const from = nodeNames(fromRaw, ctx, true, changes);
+  const to = nodeNames(toRaw, ctx, false, changes);
   if (!from || !to) return [];
-  const out: Array<Pick<RelationCandidate, 'from' | 'to' | 'relation'>> = [];
+  const out: RelationPair[] = [];
   for (const a of from) {
     for (const b of to) {
       if (a.name.toLowerCase() !== b.name.toLowerCase()) out.push({ from: a, to: b, relation });
     }
   }
+  if (out.length === 0) return out;
+  // "the REST to gRPC migration" says gRPC replaces REST.
+  for (const change of changes) out.push({ from: change.to, to: change.from, relation: 'replaces' });
   return out;
 }
 
-function matchRelations(text: string, ctx: RelationPatternContext) {
+function matchRelations(text: string, ctx: RelationPatternContext): RelationPair[] {
   const instead = DECIDED_INSTEAD.exec(text);
   if (instead) return pairs('replaces', instead[1]!, instead[2]!, ctx);
   const replacedWith = REPLACED_WITH.exec(text);

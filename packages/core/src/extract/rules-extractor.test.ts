@@ -28,12 +28,12 @@ const factOf = (e: Extraction): FactRow[] =>
 
 describe('rules extractor: statements it reads', () => {
   const cases: Array<[string, FactRow[]]> = [
-    ["Supplier X's lead time is 45 days.", [['supplier', 'Supplier X', 'lead time', '45 days', 'statement']]],
+    ["Supplier X's lead time is 45 days.", [['entity', 'Supplier X', 'lead time', '45 days', 'statement']]],
     [
       'The lead time for Supplier X is 45 days.',
-      [['supplier', 'Supplier X', 'lead time', '45 days', 'statement']],
+      [['entity', 'Supplier X', 'lead time', '45 days', 'statement']],
     ],
-    ['Supplier X lead time is 45 days', [['supplier', 'Supplier X', 'lead time', '45 days', 'statement']]],
+    ['Supplier X lead time is 45 days', [['entity', 'Supplier X', 'lead time', '45 days', 'statement']]],
     [
       'The payment terms of Acme Corp are net 60.',
       [['entity', 'Acme Corp', 'payment terms', 'net 60', 'statement']],
@@ -56,11 +56,11 @@ describe('rules extractor: statements it reads', () => {
     ],
     [
       "Supplier X's lead time changed to 30 days.",
-      [['supplier', 'Supplier X', 'lead time', '30 days', 'statement']],
+      [['entity', 'Supplier X', 'lead time', '30 days', 'statement']],
     ],
     [
       'FYI, remember that Supplier X’s minimum order is 500 units.',
-      [['supplier', 'Supplier X', 'minimum order', '500 units', 'statement']],
+      [['entity', 'Supplier X', 'minimum order', '500 units', 'statement']],
     ],
     [
       "Acme Corp's payment terms are net 60 and Acme Corp's lead time is 2 weeks.",
@@ -73,8 +73,8 @@ describe('rules extractor: statements it reads', () => {
     [
       "Supplier X's lead time is 45 days and their payment terms are net 60.",
       [
-        ['supplier', 'Supplier X', 'lead time', '45 days', 'statement'],
-        ['supplier', 'Supplier X', 'payment terms', 'net 60', 'statement'],
+        ['entity', 'Supplier X', 'lead time', '45 days', 'statement'],
+        ['entity', 'Supplier X', 'payment terms', 'net 60', 'statement'],
       ],
     ],
   ];
@@ -101,23 +101,23 @@ describe('rules extractor: corrections', () => {
     [
       'No, the lead time is actually 30 days, not 45.',
       ["Supplier X's lead time is 45 days."],
-      [['supplier', 'Supplier X', 'lead time', '30 days', 'correction']],
+      [['entity', 'Supplier X', 'lead time', '30 days', 'correction']],
     ],
     [
       "Correction: Supplier X's payment terms are net 60.",
       [],
-      [['supplier', 'Supplier X', 'payment terms', 'net 60', 'correction']],
+      [['entity', 'Supplier X', 'payment terms', 'net 60', 'correction']],
     ],
     ['Actually, our budget is $5,000.', [], [['organization', 'we', 'budget', '$5,000', 'correction']]],
     [
       'No. The lead time for Supplier X is 30 days.',
       [],
-      [['supplier', 'Supplier X', 'lead time', '30 days', 'correction']],
+      [['entity', 'Supplier X', 'lead time', '30 days', 'correction']],
     ],
     [
       'The lead time for Supplier X is 30 days instead of 45.',
       [],
-      [['supplier', 'Supplier X', 'lead time', '30 days', 'correction']],
+      [['entity', 'Supplier X', 'lead time', '30 days', 'correction']],
     ],
   ];
 
@@ -135,7 +135,7 @@ describe('rules extractor: corrections', () => {
     const e = await extract(
       "Supplier X's lead time is 45 days. No, sorry, Supplier X's lead time is 40 days.",
     );
-    expect(factOf(e)).toEqual([['supplier', 'Supplier X', 'lead time', '40 days', 'correction']]);
+    expect(factOf(e)).toEqual([['entity', 'Supplier X', 'lead time', '40 days', 'correction']]);
   });
 });
 
@@ -145,7 +145,7 @@ describe('rules extractor: hypotheticals and hedges never come back as confident
     ['Suppose the lead time was 60 days.', [['entity', '', 'lead time', '60 days', 'hypothetical']]],
     [
       "What if we raised Supplier X's minimum order to 800 units?",
-      [['supplier', 'Supplier X', 'minimum order', '800 units', 'hypothetical']],
+      [['entity', 'Supplier X', 'minimum order', '800 units', 'hypothetical']],
     ],
   ];
   it.each(hypotheticals)('%s', async (text, expected) => {
@@ -277,7 +277,7 @@ describe('rules extractor: relations and entities', () => {
 
   it('turns named fact owners into entities', async () => {
     const e = await extract('The lead time for Supplier X is 45 days.');
-    expect(e.entities).toEqual([{ name: 'Supplier X', type: 'supplier', messageId: 'm1' }]);
+    expect(e.entities).toEqual([{ name: 'Supplier X', type: 'entity', messageId: 'm1' }]);
   });
 
   it('uses known entity names to split "<entity> <attribute>"', async () => {

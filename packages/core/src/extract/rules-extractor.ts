@@ -77,10 +77,13 @@ function extractWithRules(args: {
   const facts = new Map<string, ExtractedFact>();
   const relations: ExtractedRelation[] = [];
   const entities = new Map<string, ExtractedEntity>();
-  const addEntity = (name: string, type: string, messageId: string) => {
+  const addEntity = (name: string, type: string, messageId: string, aliases?: string[]) => {
     const key = name.toLowerCase();
-    if (!entities.has(key)) entities.set(key, { name, type, messageId });
+    if (!entities.has(key)) {
+      entities.set(key, { name, type, ...(aliases && aliases.length > 0 ? { aliases } : {}), messageId });
+    }
   };
+  const ref = (node: { name: string; type: string }) => ({ name: node.name, type: node.type });
 
   for (const message of args.messages) {
     if (!args.roles.has(message.role)) continue;
@@ -120,14 +123,14 @@ function extractWithRules(args: {
       const found = relationsFromClause(clause, { knownEntities: known });
       for (const relation of found.relations) {
         if (relation.kind !== 'hypothetical') {
-          addEntity(relation.from.name, relation.from.type, message.id);
-          addEntity(relation.to.name, relation.to.type, message.id);
+          addEntity(relation.from.name, relation.from.type, message.id, relation.from.aliases);
+          addEntity(relation.to.name, relation.to.type, message.id, relation.to.aliases);
           known.add(relation.from.name.toLowerCase());
           known.add(relation.to.name.toLowerCase());
         }
         relations.push({
-          from: relation.from,
-          to: relation.to,
+          from: ref(relation.from),
+          to: ref(relation.to),
           relation: relation.relation,
           confidence: relation.confidence,
           kind: relation.kind,

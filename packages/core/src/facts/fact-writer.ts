@@ -1,4 +1,4 @@
-import { markSourceEpisodeOutdated } from '../episodic/outdated-episodes.ts';
+import { markOutdatedEpisodes, withSourceEpisode } from '../episodic/outdated-episodes.ts';
 import { conflict, StrataError } from '../errors/strata-error.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
@@ -81,6 +81,11 @@ async function attempt(tx: StoreTransaction, write: FactWrite): Promise<FactWrit
   }
 
   if (sameValue(current.value, write.value)) {
+    // The restating episode now also states this value: it is marked outdated with it later.
+    const confirmation: Metadata = {
+      ...withSourceEpisode(current, write.provenance.episodeId),
+      ...(write.mode === 'correction' && !isCorrected(current) ? { correction: true } : {}),
+    };
     const fact = await tx.facts.update({
       scope: write.scope,
       id: current.id,
@@ -88,7 +93,7 @@ async function attempt(tx: StoreTransaction, write: FactWrite): Promise<FactWrit
         status: 'active',
         lastConfirmedAt: Math.max(write.at, current.lastConfirmedAt),
         confidence: Math.max(current.confidence, write.confidence),
-        ...(write.mode === 'correction' && !isCorrected(current) ? { metadata: { correction: true } } : {}),
+        ...(Object.keys(confirmation).length > 0 ? { metadata: confirmation } : {}),
       },
     });
     return { kind: 'confirmed', fact };
@@ -110,7 +115,7 @@ async function attempt(tx: StoreTransaction, write: FactWrite): Promise<FactWrit
       metadata: { ...metadata, previousValue: current.value },
     },
   });
-  await markSourceEpisodeOutdated(tx, { scope: write.scope, previous, current: fact });
+  await markOutdatedEpisodes(tx, fact);
   return { kind: 'superseded', fact, previous };
 }
 

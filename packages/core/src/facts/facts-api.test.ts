@@ -9,7 +9,7 @@ import { manualClock } from '../test/index.ts';
 const org: Scope = { orgId: 'acme' };
 const user: Scope = { orgId: 'acme', userId: 'maria' };
 const thread: Scope = { ...user, threadId: 't1' };
-const leadTime = { entityType: 'supplier', entity: 'Supplier X', key: 'lead time' };
+const leadTime = { entity: 'Supplier X', key: 'lead time' };
 
 function setup(options: Partial<MemoryOptions> = {}) {
   const clock = manualClock();
@@ -99,13 +99,69 @@ describe('facts: versions, never overwrites', () => {
 
   it('finds a fact without its entity type, and by any spelling of its names', async () => {
     const { memory } = setup();
-    await memory.facts.remember(user, { ...leadTime, value: '45 days' });
+    await memory.facts.remember(user, { ...leadTime, entityType: 'supplier', value: '45 days' });
     expect((await memory.facts.get(user, { entity: '  supplier  X ', key: 'Lead Time' }))!.value).toBe(
       '45 days',
     );
     expect(
       await memory.facts.get(user, { entityType: 'customer', entity: 'Supplier X', key: 'lead time' }),
     ).toBeNull();
+  });
+});
+
+describe('facts: one name, one identity per key', () => {
+  it('writes a key held under another type to that fact instead of forking it', async () => {
+    const { memory } = setup();
+    await memory.facts.remember(user, { ...leadTime, entityType: 'supplier', value: '45 days' });
+    // The rules extractor types "Supplier X" as a plain entity; the fact memory holds is the same one.
+    const observed = await memory.observe(thread, {
+      role: 'user',
+      content: "Supplier X's lead time is 40 days.",
+    });
+    expect(observed.facts.written.map((f) => [f.entityType, f.version, f.value])).toEqual([
+      ['supplier', 2, '40 days'],
+    ]);
+    const corrected = await memory.facts.correct(user, {
+      ...leadTime,
+      entityType: 'entity',
+      value: '30 days',
+    });
+    expect(corrected.fact).toMatchObject({ entityType: 'supplier', version: 3 });
+    expect((await memory.facts.list(user)).map((f) => [f.entityType, f.entityId, f.key, f.value])).toEqual([
+      ['supplier', 'supplier x', 'lead time', '30 days'],
+    ]);
+  });
+
+  it('gives a generic entity the one type memory holds for its name, and keeps distinct types apart', async () => {
+    const { memory } = setup();
+    await memory.facts.remember(user, {
+      entityType: 'supplier',
+      entity: 'Globex',
+      key: 'lead time',
+      value: '2 weeks',
+    });
+    const quote = await memory.facts.remember(user, { entity: 'Globex', key: 'quote', value: '$900' });
+    expect(quote.fact!.entityType).toBe('supplier');
+
+    await memory.facts.remember(user, {
+      entityType: 'customer',
+      entity: 'Globex',
+      key: 'credit limit',
+      value: '$10,000',
+    });
+    const ambiguous = await memory.facts.remember(user, {
+      entity: 'Globex',
+      key: 'email',
+      value: 'ap@globex.example',
+    });
+    expect(ambiguous.fact!.entityType).toBe('entity');
+    const typed = await memory.facts.remember(user, {
+      entityType: 'partner',
+      entity: 'Initech',
+      key: 'tier',
+      value: 'gold',
+    });
+    expect(typed.fact!.entityType).toBe('partner');
   });
 });
 

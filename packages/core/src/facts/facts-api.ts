@@ -22,6 +22,7 @@ import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
 import type { FactRecord, Provenance } from '../store/records.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
+import { resolveEntityType } from './fact-references.ts';
 import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
 import { proposeForReview } from './review-queue.ts';
 
@@ -88,9 +89,16 @@ export function createFactsApi(engine: Engine): FactsApi {
     };
     const audit = new AuditTrail({ actor: actorOf(input.principal), at });
     return withTransaction(store, async (tx) => {
-      const outcome = await writeFact(tx, {
+      // One name, one identity per key: a key memory holds for the entity under another type is that fact.
+      const entityType = await resolveEntityType(tx, {
         scope: target,
         entityType: input.entityType ?? 'entity',
+        entityId: input.entityId,
+        key: input.key,
+      });
+      const outcome = await writeFact(tx, {
+        scope: target,
+        entityType,
         entityId: input.entityId,
         key: input.key,
         value: input.value as FactRecord['value'],

@@ -11,11 +11,21 @@ import type { JsonValue, Metadata, Provenance, ReviewItem, ReviewReason } from '
 
 export interface FactProposal {
   entityType: string;
+  /** '' when the owner could not be told (see `unresolved`). */
   entityId: string;
   key: string;
   value: JsonValue;
   kind: 'statement' | 'correction' | 'hypothetical';
   evidence?: string;
+  /** What the message said, when the engine matched it to another entity or key ("we · terms"). */
+  stated?: { entityType: string; entityId: string; key: string };
+  /**
+   * Why the engine could not tell which fact this is about (several current facts match). Such an
+   * item is approved only with the fact named (`review.approve(…, { fact })`).
+   */
+  unresolved?: string;
+  /** The current facts it may be about, when `unresolved`. */
+  candidates?: Array<{ entityType: string; entityId: string; key: string }>;
 }
 
 export interface EdgeProposal {

@@ -57,7 +57,8 @@ export async function resolveNodeRef(
 /**
  * The node for an extracted or API-given name: an existing visible node with that name or alias
  * (any type: "billing" stays one node whether an extractor typed it `entity` or `component`),
- * else a new one at `scope`. New aliases are added to a node stored at the same scope.
+ * else a new one at `scope`. New aliases (and the name asked for, when the node was found through
+ * an alias) are added to a node stored at the same scope.
  */
 export async function findOrCreateNode(
   tx: StoreTransaction,
@@ -75,8 +76,14 @@ export async function findOrCreateNode(
   const found = await tx.graph.findNodes({ scope: args.scope, names, status: ['active'] });
   const existing = bestNamed(found, args.name, normalizeName(args.type), args.scope);
   if (existing) {
+    // Found through one of its other names: the name asked for becomes an alias too.
     const known = new Set([existing.name, ...existing.aliases].map(normalizeName));
-    const added = (args.aliases ?? []).filter((a) => !known.has(normalizeName(a)));
+    const added: string[] = [];
+    for (const alias of [args.name, ...(args.aliases ?? [])]) {
+      if (known.has(normalizeName(alias))) continue;
+      known.add(normalizeName(alias));
+      added.push(alias);
+    }
     if (added.length > 0 && sameScope(existing.scope, args.scope)) {
       const node = await tx.graph.updateNode({
         scope: args.scope,

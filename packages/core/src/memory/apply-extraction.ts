@@ -1,8 +1,14 @@
 import { isGroupReference, isSpeakerReference } from '../extract/entity-references.ts';
 import { CURRENT, findAllFacts } from '../facts/fact-reads.ts';
+import {
+  describeIdentity,
+  type FactIdentity,
+  resolveEntityType,
+  resolveFactReference,
+} from '../facts/fact-references.ts';
 import { writeFact } from '../facts/fact-writer.ts';
 import { auditFactOutcome } from '../facts/facts-api.ts';
-import { proposeForReview } from '../facts/review-queue.ts';
+import { type FactProposal, proposeForReview } from '../facts/review-queue.ts';
 import { findOrCreateNode } from '../graph/node-resolution.ts';
 import type { ExtractedFact, ExtractedRelation, Extraction } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
@@ -19,6 +25,13 @@ import type { Engine } from './engine.ts';
  * Routing: hypotheticals always go to review; anything below `policy.reviewThreshold` goes to
  * review; a statement that disagrees with a human-corrected value goes to review (`conflict`);
  * the rest is written.
+ *
+ * Which fact an item is about: a named entity keeps the type memory already has for its name
+ * (`resolveEntityType`). A correction or a what-if refers to a fact already in memory, so its key
+ * is matched against the current facts ("terms" → "construction suppliers · payment terms", see
+ * `fact-references.ts`): one match and the item is about that fact (the review item records what
+ * was said in `proposal.stated`); several and it is ambiguous: it goes to review with the
+ * candidates and an `unresolved` note, and approving it needs the reviewer to name the fact.
  */
 
 export interface ObservedMessage {
@@ -42,26 +55,127 @@ export interface AppliedExtraction {
 
 const MAX_EVIDENCE = 500;
 
-/** The stored entity for an extracted one, resolving `speaker`, `we` and unnamed owners. */
-async function resolveEntity(
-  tx: StoreTransaction,
-  args: { scope: Scope; target: Scope; fact: ExtractedFact; key: string; message: ObservedMessage },
-): Promise<{ entityType: string; entityId: string } | undefined> {
-  const { fact, scope } = args;
+type Owner =
+  | { kind: 'participant'; entityType: string; entityId: string }
+  | { kind: 'named'; entityType: string; entityId: string }
+  | { kind: 'unnamed' };
+
+/** The owner an extracted fact names: the speaker or the team (resolved to the scope's ids), a name, or none. */
+function factOwner(fact: ExtractedFact, scope: Scope, message: ObservedMessage): Owner {
   if (isSpeakerReference(fact.entityType, fact.entity)) {
-    return { entityType: 'user', entityId: normalizeName(scope.userId ?? args.message.name ?? 'user') };
+    return {
+      kind: 'participant',
+      entityType: 'user',
+      entityId: normalizeName(scope.userId ?? message.name ?? 'user'),
+    };
   }
   if (isGroupReference(fact.entityType, fact.entity)) {
-    return { entityType: 'organization', entityId: normalizeName(scope.orgId ?? 'we') };
+    return { kind: 'participant', entityType: 'organization', entityId: normalizeName(scope.orgId ?? 'we') };
   }
   const entityId = normalizeName(fact.entity);
-  if (entityId.length > 0) return { entityType: normalizeName(fact.entityType) || 'entity', entityId };
-  // Unnamed owner: the one entity that already has this key, if exactly one does.
+  if (entityId.length === 0) return { kind: 'unnamed' };
+  return { kind: 'named', entityType: normalizeName(fact.entityType) || 'entity', entityId };
+}
+
+/** A statement's unnamed owner: the one entity that already has this key, if exactly one does. */
+async function soleHolder(
+  tx: StoreTransaction,
+  args: { target: Scope; key: string },
+): Promise<{ entityType: string; entityId: string } | undefined> {
   const holders = await findAllFacts(tx, { scope: args.target, key: args.key, status: CURRENT });
   const owners = new Map(holders.map((f) => [`${f.entityType}\u0000${f.entityId}`, f]));
   if (owners.size !== 1) return undefined;
   const only = [...owners.values()][0]!;
   return { entityType: only.entityType, entityId: only.entityId };
+}
+
+interface ResolvedFact {
+  identity: FactIdentity;
+  /** Level the review item needs: the message's, raised to that of the facts it names. */
+  accessLevel: number;
+  /** What the message said, when the engine resolved it to another entity or key. */
+  stated?: FactIdentity;
+  /** Set when the reference is ambiguous. */
+  unresolved?: { note: string; candidates: FactIdentity[] };
+}
+
+const identityOf = (f: FactIdentity): FactIdentity => ({
+  entityType: f.entityType,
+  entityId: f.entityId,
+  key: f.key,
+});
+
+/** Which fact an extracted item is about (see the module comment); undefined when it cannot be placed. */
+async function resolveFact(
+  tx: StoreTransaction,
+  args: {
+    scope: Scope;
+    target: Scope;
+    fact: ExtractedFact;
+    key: string;
+    message: ObservedMessage;
+    readerLevel: number;
+  },
+): Promise<ResolvedFact | undefined> {
+  const { fact, key, target, message } = args;
+  const owner = factOwner(fact, args.scope, message);
+  const base = { accessLevel: message.accessLevel };
+  /** The fact as stated: a participant's as is, a named entity's under the type memory holds for it. */
+  const asStated = async (named: Exclude<Owner, { kind: 'unnamed' }>): Promise<ResolvedFact> => {
+    const entityType =
+      named.kind === 'participant'
+        ? named.entityType
+        : await resolveEntityType(tx, {
+            scope: target,
+            entityType: named.entityType,
+            entityId: named.entityId,
+            key,
+          });
+    return { ...base, identity: { entityType, entityId: named.entityId, key } };
+  };
+  if (fact.kind === 'statement') {
+    if (owner.kind !== 'unnamed') return asStated(owner);
+    const holder = await soleHolder(tx, { target, key });
+    return holder ? { ...base, identity: { ...holder, key } } : undefined;
+  }
+
+  // A correction or a what-if: about a fact already in memory.
+  const reference = await resolveFactReference(tx, {
+    scope: target,
+    ...(owner.kind === 'unnamed'
+      ? {}
+      : { owner: { entityType: owner.entityType, entityId: owner.entityId } }),
+    key,
+    anyOwner: fact.kind === 'hypothetical' && owner.kind === 'participant',
+    accessLevel: Math.max(args.readerLevel, message.accessLevel),
+  });
+  const stated: FactIdentity | undefined =
+    owner.kind === 'unnamed' ? undefined : { entityType: owner.entityType, entityId: owner.entityId, key };
+  if (reference.kind === 'resolved') {
+    const identity = identityOf(reference.fact);
+    const same =
+      stated !== undefined &&
+      stated.entityId === identity.entityId &&
+      stated.key === identity.key &&
+      stated.entityType === identity.entityType;
+    return {
+      identity,
+      accessLevel: Math.max(message.accessLevel, reference.fact.accessLevel),
+      ...(same ? {} : { stated: stated ?? { entityType: 'entity', entityId: '', key } }),
+    };
+  }
+  if (reference.kind === 'ambiguous') {
+    const candidates = reference.candidates.map(identityOf);
+    return {
+      identity: stated ?? { entityType: 'entity', entityId: '', key },
+      accessLevel: Math.max(message.accessLevel, ...reference.candidates.map((c) => c.accessLevel)),
+      unresolved: {
+        note: `"${key}" could be any of ${candidates.length} facts in memory (${candidates.map(describeIdentity).join('; ')}); approve it with the fact it means, or reject it`,
+        candidates,
+      },
+    };
+  }
+  return owner.kind === 'unnamed' ? undefined : asStated(owner);
 }
 
 function relationName(relation: string): string {
@@ -79,6 +193,8 @@ export async function applyExtraction(
     fallbackMessageId: string;
     at: number;
     audit: AuditTrail;
+    /** The access level of whoever is observing (what they may see decides what a reference may resolve to). */
+    readerLevel: number;
   },
 ): Promise<AppliedExtraction> {
   const { target, at, audit } = args;
@@ -108,6 +224,7 @@ export async function applyExtraction(
     proposal: Parameters<typeof proposeForReview>[1]['proposal'],
     confidence: number,
     message: ObservedMessage,
+    accessLevel = message.accessLevel,
   ) => {
     const { item, created } = await proposeForReview(tx, {
       scope: target,
@@ -115,7 +232,7 @@ export async function applyExtraction(
       reason,
       proposal,
       confidence,
-      accessLevel: message.accessLevel,
+      accessLevel,
       provenance: provenanceOf(message),
       at,
     });
@@ -134,44 +251,62 @@ export async function applyExtraction(
   for (const fact of args.extraction.facts) {
     const message = messageOf(fact.messageId);
     const key = normalizeName(fact.key);
-    const entity = key
-      ? await resolveEntity(tx, { scope: args.scope, target, fact, key, message })
+    const resolved = key
+      ? await resolveFact(tx, {
+          scope: args.scope,
+          target,
+          fact,
+          key,
+          message,
+          readerLevel: args.readerLevel,
+        })
       : undefined;
-    if (!entity || !key) {
+    if (!resolved) {
       out.unresolved += 1;
       continue;
     }
+    const { identity } = resolved;
     const evidence = fact.evidence ? fact.evidence.slice(0, MAX_EVIDENCE) : undefined;
-    const proposal = {
-      ...entity,
-      key,
+    const proposal: FactProposal = {
+      ...identity,
       value: fact.value,
       kind: fact.kind,
       ...(evidence ? { evidence } : {}),
+      ...(resolved.stated ? { stated: resolved.stated } : {}),
+      ...(resolved.unresolved
+        ? { unresolved: resolved.unresolved.note, candidates: resolved.unresolved.candidates }
+        : {}),
     };
     if (fact.kind === 'hypothetical') {
-      await queue('fact', 'hypothetical', proposal, fact.confidence, message);
+      await queue('fact', 'hypothetical', proposal, fact.confidence, message, resolved.accessLevel);
       continue;
     }
-    if (fact.confidence < threshold) {
-      await queue('fact', 'low_confidence', proposal, fact.confidence, message);
+    if (resolved.unresolved || fact.confidence < threshold) {
+      await queue('fact', 'low_confidence', proposal, fact.confidence, message, resolved.accessLevel);
+      continue;
+    }
+    if (identity.entityId.length === 0) {
+      out.unresolved += 1;
       continue;
     }
     const outcome = await writeFact(tx, {
       scope: target,
-      ...entity,
-      key,
+      ...identity,
       value: fact.value,
       confidence: fact.confidence,
       mode: fact.kind === 'correction' ? 'correction' : 'statement',
       accessLevel: message.accessLevel,
       provenance: provenanceOf(message),
-      ...(evidence ? { metadata: { evidence } } : {}),
+      metadata: {
+        ...(evidence ? { evidence } : {}),
+        ...(resolved.stated ? { stated: { ...resolved.stated } } : {}),
+      },
       at,
     });
     auditFactOutcome(audit, outcome);
-    if (outcome.kind === 'protected') await queue('fact', 'conflict', proposal, fact.confidence, message);
-    else if (outcome.kind === 'inserted') out.written.push(outcome.fact);
+    if (outcome.kind === 'protected') {
+      await queue('fact', 'conflict', proposal, fact.confidence, message, resolved.accessLevel);
+    } else if (outcome.kind === 'inserted') out.written.push(outcome.fact);
     else if (outcome.kind === 'confirmed') out.confirmed.push(outcome.fact);
     else {
       out.written.push(outcome.fact);
@@ -194,7 +329,9 @@ export async function applyExtraction(
     return record;
   };
 
+  const aliasesOf = new Map<string, string[]>();
   for (const entity of args.extraction.entities) {
+    if (entity.aliases) aliasesOf.set(normalizeName(entity.name), entity.aliases);
     await node(entity.name, entity.type, messageOf(entity.messageId), entity.aliases);
   }
 
@@ -217,8 +354,18 @@ export async function applyExtraction(
       return queue('edge', 'hypothetical', proposal, relation.confidence, message);
     if (relation.confidence < threshold)
       return queue('edge', 'low_confidence', proposal, relation.confidence, message);
-    const from = await node(relation.from.name, relation.from.type, message);
-    const to = await node(relation.to.name, relation.to.type, message);
+    const from = await node(
+      relation.from.name,
+      relation.from.type,
+      message,
+      aliasesOf.get(normalizeName(relation.from.name)),
+    );
+    const to = await node(
+      relation.to.name,
+      relation.to.type,
+      message,
+      aliasesOf.get(normalizeName(relation.to.name)),
+    );
     if (from.id === to.id) return;
     const edge = await tx.graph.addEdge({
       edge: {

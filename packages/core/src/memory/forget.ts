@@ -1,3 +1,4 @@
+import { clearOutdatedMarkers } from '../episodic/outdated-episodes.ts';
 import { isInSubtree, parseScope, SCOPE_LEVELS, type Scope, sameScope } from '../scope/scope.ts';
 import type { ForgetCounts, StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
@@ -12,7 +13,8 @@ import type { Layer, Principal } from './types.ts';
  * forgotten) and records that it happened — who, when, which scope, how many rows — at the
  * tenant root, where the erasure cannot reach it (or, when the root itself was erased, right
  * after). The record holds counts only, never contents. `forgetItem(scope, id)` deletes one
- * episode, fact (all its versions), node or edge, and only inside the caller's subtree.
+ * episode, fact (all its versions, and the outdated-markers they left on episodes), node or edge,
+ * and only inside the caller's subtree.
  */
 
 /** The tenant root of a scope: its first level set, alone (`{ orgId }` or `{ userId }` …). */
@@ -70,8 +72,10 @@ async function deleteAt(
         entityId: fact.entityId,
         key: fact.key,
       });
-      const ids = versions.filter((v) => sameScope(v.scope, fact.scope)).map((v) => v.id);
-      await tx.facts.delete({ scope: fact.scope, ids });
+      const own = versions.filter((v) => sameScope(v.scope, fact.scope));
+      // Episodes marked outdated by these versions must not keep naming a value that is gone.
+      await clearOutdatedMarkers(tx, { scope: fact.scope, versions: own });
+      await tx.facts.delete({ scope: fact.scope, ids: own.map((v) => v.id) });
       return { layer: 'facts', scope: fact.scope };
     }
   }

@@ -181,6 +181,11 @@ export const reviewDecisionOptionsSchema = z
   .strict()
   .optional();
 
+export const reviewApproveOptionsSchema = z
+  .object({ ...principalOption, note: z.string().max(10_000).optional(), fact: factKeySchema.optional() })
+  .strict()
+  .optional();
+
 export const auditListOptionsSchema = z
   .object({
     actions: z.array(z.string().min(1).max(128)).max(64).optional(),

@@ -236,6 +236,31 @@ describe('observe: retries and duplicates', () => {
     expect(other.episodes).toHaveLength(1);
   });
 
+  it('never takes a new value for a near duplicate of the old one', async () => {
+    // The offline encoder puts these two at 0.99 cosine: only the number differs.
+    const embedder = tableEmbedder({
+      "Supplier X's lead time is 45 days.": [1, 0, 0],
+      "Supplier X's lead time is 30 days.": [0.995, 0.0999, 0],
+      'Supplier X lead time is 45 days': [0.999, 0.0447, 0],
+    });
+    const { memory, store } = setup({ embedder });
+    await memory.observe(user, { role: 'user', content: "Supplier X's lead time is 45 days." });
+    const changed = await memory.observe(user, {
+      role: 'user',
+      content: "Supplier X's lead time is 30 days.",
+    });
+    expect(changed.duplicates).toBe(0);
+    expect(changed.episodes.map((e) => e.text)).toEqual(["Supplier X's lead time is 30 days."]);
+    // The new value's fact points at the episode that says it.
+    expect(changed.facts.written[0]!.provenance.episodeId).toBe(changed.episodes[0]!.id);
+    const same = await memory.observe(user, { role: 'user', content: 'Supplier X lead time is 45 days' });
+    expect(same.duplicates).toBe(1);
+    expect((await episodesAt(store, user)).map((e) => e.text).sort()).toEqual([
+      "Supplier X's lead time is 30 days.",
+      "Supplier X's lead time is 45 days.",
+    ]);
+  });
+
   it('does not fold messages with different access levels', async () => {
     const { memory } = setup();
     await memory.observe(user, { role: 'user', content: 'The merger closes Friday.' });

@@ -146,7 +146,7 @@ export async function observe(
   const inputs = parseArgs(observeBatchSchema, Array.isArray(input) ? input : [input], 'observe: messages');
   const options = parseArgs(observeOptionsSchema, optionsInput, 'observe: options') ?? {};
   const principal = options.principal;
-  readLevel(engine, principal);
+  const readerLevel = readLevel(engine, principal);
   const { store, clock, policy } = engine;
   const now = clock.now();
   const target = longTermScopeOf(scope, policy);
@@ -286,6 +286,7 @@ export async function observe(
           fallbackMessageId: todo[todo.length - 1]!.id,
           at: now,
           audit,
+          readerLevel,
         });
       }
 

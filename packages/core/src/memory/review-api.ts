@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { conflict, invalidInput, notFound } from '../errors/strata-error.ts';
+import { resolveEntityType } from '../facts/fact-references.ts';
 import { writeFact } from '../facts/fact-writer.ts';
 import { auditFactOutcome } from '../facts/facts-api.ts';
 import { findOrCreateNode } from '../graph/node-resolution.ts';
@@ -10,8 +11,13 @@ import { normalizeName } from '../store/normalize.ts';
 import type { EdgeRecord, FactRecord, Provenance, ReviewItem } from '../store/records.ts';
 import { AuditTrail } from './audit-log.ts';
 import { actorOf, type Engine, readLevel, withTransaction } from './engine.ts';
-import { idArgumentSchema, reviewDecisionOptionsSchema, reviewListOptionsSchema } from './input-schemas.ts';
-import type { Principal, ReviewApi } from './types.ts';
+import {
+  idArgumentSchema,
+  reviewApproveOptionsSchema,
+  reviewDecisionOptionsSchema,
+  reviewListOptionsSchema,
+} from './input-schemas.ts';
+import type { FactKey, Principal, ReviewApi } from './types.ts';
 
 /**
  * The review queue's API: list what waits, approve (writes the proposed fact or edge as a human
@@ -23,6 +29,7 @@ const factProposalSchema = z.object({
   entityId: z.string(),
   key: z.string().min(1),
   value: z.json(),
+  unresolved: z.string().optional(),
 });
 
 const edgeProposalSchema = z.object({
@@ -49,12 +56,42 @@ async function pendingItem(
 export function createReviewApi(engine: Engine): ReviewApi {
   const { store, clock } = engine;
 
+  /** The fact a proposal is written to: as proposed, or as the reviewer named it. */
+  async function approvedIdentity(
+    tx: StoreTransaction,
+    item: ReviewItem,
+    proposal: z.output<typeof factProposalSchema>,
+    named: FactKey | undefined,
+  ): Promise<{ entityType: string; entityId: string; key: string }> {
+    if (named) {
+      const entityId = normalizeName(named.entity);
+      const key = normalizeName(named.key);
+      if (entityId.length === 0 || key.length === 0) {
+        throw invalidInput('review.approve: fact must name an entity and a key');
+      }
+      const entityType = named.entityType
+        ? normalizeName(named.entityType)
+        : await resolveEntityType(tx, { scope: item.scope, entityType: 'entity', entityId, key });
+      return { entityType, entityId, key };
+    }
+    const entityId = normalizeName(proposal.entityId);
+    if (proposal.unresolved !== undefined || entityId.length === 0) {
+      throw invalidInput(
+        `review item "${item.id}" does not say which fact its ${proposal.key} belongs to${proposal.unresolved ? `: ${proposal.unresolved}` : ''}; approve it with { fact: { entity, key } } or reject it`,
+        { id: item.id, ...(item.proposal.candidates ? { candidates: item.proposal.candidates } : {}) },
+      );
+    }
+    return { entityType: proposal.entityType, entityId, key: proposal.key };
+  }
+
+  /** Writes an approved item; `identity` is where a fact proposal goes (from `approvedIdentity`). */
   async function approveIn(
     tx: StoreTransaction,
     item: ReviewItem,
     principal: Principal | undefined,
     at: number,
     audit: AuditTrail,
+    identity: { entityType: string; entityId: string; key: string } | undefined,
   ): Promise<{ fact?: FactRecord; edge?: EdgeRecord }> {
     const provenance: Provenance = {
       ...item.provenance,
@@ -62,19 +99,11 @@ export function createReviewApi(engine: Engine): ReviewApi {
       at,
       ...(principal ? { principalId: principal.id } : {}),
     };
-    if (item.kind === 'fact') {
+    if (item.kind === 'fact' && identity) {
       const proposal = parseArgs(factProposalSchema, item.proposal, 'review.approve: proposal');
-      const entityId = normalizeName(proposal.entityId);
-      if (entityId.length === 0) {
-        throw invalidInput(
-          `review item "${item.id}" does not say which entity its ${proposal.key} belongs to; reject it and use facts.remember instead`,
-        );
-      }
       const outcome = await writeFact(tx, {
         scope: item.scope,
-        entityType: proposal.entityType,
-        entityId,
-        key: proposal.key,
+        ...identity,
         value: proposal.value,
         confidence: 1,
         mode: 'authoritative',
@@ -140,12 +169,25 @@ export function createReviewApi(engine: Engine): ReviewApi {
     async approve(scopeInput, idInput, options) {
       const scope = parseScope(scopeInput);
       const id = parseArgs(idArgumentSchema, idInput, 'review.approve: id');
-      const parsed = parseArgs(reviewDecisionOptionsSchema, options, 'review.approve: options') ?? {};
+      const parsed = parseArgs(reviewApproveOptionsSchema, options, 'review.approve: options') ?? {};
       const accessLevel = readLevel(engine, parsed.principal);
       const at = clock.now();
       const audit = new AuditTrail({ actor: actorOf(parsed.principal), at });
       return withTransaction(store, async (tx) => {
         const pending = await pendingItem(tx, { scope, id, accessLevel });
+        if (parsed.fact && pending.kind !== 'fact') {
+          throw invalidInput(`review item "${id}" proposes an edge; fact applies to fact proposals only`);
+        }
+        // Checked before deciding, so an item that cannot be written stays pending.
+        const identity =
+          pending.kind === 'fact'
+            ? await approvedIdentity(
+                tx,
+                pending,
+                parseArgs(factProposalSchema, pending.proposal, 'review.approve: proposal'),
+                parsed.fact,
+              )
+            : undefined;
         const item = await tx.review.decide({
           scope,
           id,
@@ -154,7 +196,7 @@ export function createReviewApi(engine: Engine): ReviewApi {
           at,
           ...(parsed.note !== undefined ? { note: parsed.note } : {}),
         });
-        const written = await approveIn(tx, pending, parsed.principal, at, audit);
+        const written = await approveIn(tx, pending, parsed.principal, at, audit, identity);
         audit.add({ scope: item.scope, action: 'review.approve', subjectType: 'review', subjectId: id });
         await audit.flush(tx);
         return { item, ...written };

@@ -53,7 +53,19 @@ describe('seed: the corrected lead time wins', () => {
 
     // The episode the old value came from is marked outdated, for recall to leave out or caveat.
     const [oldEpisode] = (await memory.store.episodes.list({ scope: maria, order: 'asc', limit: 1 })).items;
-    expect(oldEpisode!.metadata.outdatedFacts).toEqual({ [history[0]!.id]: history[1]!.id });
+    expect(oldEpisode!.metadata.outdatedFacts).toEqual({
+      [history[0]!.id]: {
+        factId: history[0]!.id,
+        entityType: 'entity',
+        entityId: 'supplier x',
+        key: 'lead time',
+        statedValue: '45 days',
+        currentFactId: history[1]!.id,
+        currentValue: '30 days',
+        supersededAt: correctedAt,
+        corrected: true,
+      },
+    });
 
     clock.advanceDays(7);
     const ctx = await memory.recall(session('next-week'), { query: "What is Supplier X's lead time?" });
@@ -79,10 +91,18 @@ describe('seed: a hypothetical is reviewed, not remembered', () => {
     });
     expect(result.facts.written).toEqual([]);
     expect(result.review).toHaveLength(1);
+    // "terms" is the one key in memory it can mean: the proposal is about our payment terms.
     expect(result.review[0]).toMatchObject({
       reason: 'hypothetical',
       status: 'pending',
-      proposal: { key: 'terms', value: '90 days', kind: 'hypothetical' },
+      proposal: {
+        entityType: 'organization',
+        entityId: 'acme',
+        key: 'payment terms',
+        value: '90 days',
+        kind: 'hypothetical',
+        stated: { entityType: 'organization', entityId: 'acme', key: 'terms' },
+      },
     });
     const facts = await memory.facts.list(session('s2'));
     expect(facts.map((f) => [f.key, f.value])).toEqual([['payment terms', 'net 60']]);
@@ -171,5 +191,121 @@ describe('seed: the inbox job never handles a message twice', () => {
       ]),
     );
     expect(handled.sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('seed: the demo, in the words people use', () => {
+  const tom = { orgId: 'acme', userId: 'tom' };
+  const priya = { orgId: 'acme', userId: 'priya' };
+
+  it('turns natural procurement phrasing into the right facts, and a what-if into a supersede', async () => {
+    const { memory, clock } = setup();
+    await memory.observe(session('monday'), [
+      { role: 'user', content: 'We pay construction suppliers net 60.' },
+      { role: 'user', content: "Supplier X's lead time is 45 days." },
+      { role: 'user', content: 'Approvals above 50,000 USD need sign-off.' },
+      { role: 'user', content: 'Supplier X quoted $4,200 for the steel beams.' },
+    ]);
+    await memory.observe({ ...tom, threadId: 'tom-1' }, [
+      { role: 'user', content: 'IT equipment vendors are paid net 30, laptops and monitors included.' },
+    ]);
+    clock.advanceDays(1);
+    await memory.observe(session('tuesday'), {
+      role: 'user',
+      content: 'Our construction suppliers are paid net 60.',
+    });
+
+    const facts = (await memory.facts.list(maria)).map((f) => [f.entityId, f.key, f.value, f.version]);
+    expect(facts).toEqual([
+      ['approvals', 'sign-off threshold', 'above 50,000 USD', 1],
+      ['construction suppliers', 'payment terms', 'net 60', 1],
+      ['supplier x', 'lead time', '45 days', 1],
+      ['supplier x', 'quote for the steel beams', '$4,200', 1],
+    ]);
+    expect((await memory.facts.list(tom)).map((f) => [f.entityId, f.key, f.value])).toEqual([
+      ['it equipment vendors', 'payment terms', 'net 30'],
+    ]);
+
+    await memory.observe(session('wednesday'), {
+      role: 'user',
+      content: 'No, the lead time is actually 30 days, not 45.',
+    });
+    const ctx = await memory.recall(session('thursday'), { query: "What's Supplier X's lead time?" });
+    const line = ctx
+      .render()
+      .split('\n')
+      .find((l) => l.includes('lead time:'));
+    expect(line).toMatch(/^- supplier x · lead time: 30 days/);
+
+    const { review } = await memory.observe(session('thursday'), {
+      role: 'user',
+      content: 'What if we extended terms to 90 days?',
+    });
+    expect(review[0]!.proposal).toMatchObject({ entityId: 'construction suppliers', key: 'payment terms' });
+    expect(
+      (await memory.facts.get(maria, { entity: 'construction suppliers', key: 'payment terms' }))!.value,
+    ).toBe('net 60');
+    await memory.review.approve(maria, review[0]!.id);
+    const terms = await memory.facts.history(maria, {
+      entity: 'construction suppliers',
+      key: 'payment terms',
+    });
+    expect(terms.map((f) => [f.value, f.status])).toEqual([
+      ['net 60', 'superseded'],
+      ['90 days', 'active'],
+    ]);
+  });
+
+  it('reads "the REST to gRPC migration" as one decision the short name finds', async () => {
+    const { memory } = setup();
+    await memory.observe({ ...priya, threadId: 'p1' }, [
+      { role: 'user', content: 'The REST to gRPC migration affects auth, billing and the client SDK.' },
+      { role: 'user', content: 'Auth, billing and the client SDK all depend on the service API.' },
+      { role: 'user', content: 'Billing depends on Postgres.' },
+    ]);
+    const names = (await memory.store.graph.listNodes({ scope: priya, limit: 100 })).items.map((n) => n.name);
+    expect(names.sort()).toEqual(
+      [
+        'auth',
+        'Postgres',
+        'REST',
+        'REST to gRPC migration',
+        'billing',
+        'client SDK',
+        'gRPC',
+        'service API',
+      ].sort(),
+    );
+    const impact = await memory.graph.impact(priya, { node: { name: 'gRPC migration' } });
+    expect(impact.node).toMatchObject({ name: 'REST to gRPC migration', type: 'decision' });
+    expect(impact.affected.map((a) => a.node.name.toLowerCase()).sort()).toEqual([
+      'auth',
+      'billing',
+      'client sdk',
+    ]);
+    const again = await memory.observe(
+      { ...priya, threadId: 'p2' },
+      { role: 'user', content: 'The migration from REST to gRPC affects the docs site.' },
+    );
+    expect(again.nodes.find((n) => n.type === 'decision')!.name).toBe('REST to gRPC migration');
+  });
+});
+
+describe('seed: a migration named first by its short name', () => {
+  it('keeps one node, known by every name it was called', async () => {
+    const { memory } = setup();
+    const priya = { orgId: 'acme', userId: 'priya' };
+    await memory.observe({ ...priya, threadId: 'p1' }, [
+      { role: 'user', content: 'The gRPC migration affects the service API.' },
+      { role: 'user', content: 'The REST to gRPC migration affects billing.' },
+    ]);
+    const decisions = (await memory.store.graph.listNodes({ scope: priya, limit: 100 })).items.filter(
+      (n) => n.type === 'decision',
+    );
+    expect(decisions.map((n) => n.name)).toEqual(['gRPC migration']);
+    expect(decisions[0]!.aliases).toContain('REST to gRPC migration');
+    const impact = await memory.graph.impact(priya, { node: { name: 'REST to gRPC migration' } });
+    expect(impact.node.id).toBe(decisions[0]!.id);
+    expect(impact.affected.map((a) => a.node.name).sort()).toEqual(['billing', 'service API']);
   });
 });

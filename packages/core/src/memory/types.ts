@@ -198,7 +198,12 @@ export interface MemoryContext {
 }
 
 export interface FactKey {
-  /** Writes default to `entity`; reads without it match the entity under any type. */
+  /**
+   * Reads without it match the entity under any type. Writes default to `entity`; on a write, a
+   * key memory already holds for the entity under exactly one other type is written to that fact
+   * (one name, one current value per key), and an omitted or generic `entity` type takes the one
+   * type memory holds for the name.
+   */
   entityType?: string;
   /** The entity's name or id (normalised by the engine). */
   entity: string;
@@ -338,11 +343,15 @@ export interface ReviewApi {
     scope: Scope,
     options?: { status?: ReviewItem['status'][]; principal?: Principal },
   ): Promise<ReviewItem[]>;
-  /** Writes the proposed fact/edge and marks the item approved. */
+  /**
+   * Writes the proposed fact/edge and marks the item approved. `fact` names the fact a fact
+   * proposal is about when the engine could not tell (`proposal.unresolved`), or corrects it; the
+   * entity type defaults to the one memory holds for that entity and key.
+   */
   approve(
     scope: Scope,
     id: string,
-    options?: { principal?: Principal; note?: string },
+    options?: { principal?: Principal; note?: string; fact?: FactKey },
   ): Promise<{ item: ReviewItem; fact?: FactRecord; edge?: EdgeRecord }>;
   reject(scope: Scope, id: string, options?: { principal?: Principal; note?: string }): Promise<ReviewItem>;
 }
@@ -371,6 +380,16 @@ export interface ConsolidationReport {
   supersededGraph: string[];
   /** Audit entries written (empty on a dry run). */
   auditIds: string[];
+  /**
+   * What was examined, so an empty list above reads as "looked and found nothing": scopes in the
+   * subtree, active episodes, active facts, and active replacement edges (`replaces`/`supersedes`).
+   */
+  checked: { scopes: number; episodes: number; facts: number; replacementEdges: number };
+  /**
+   * One plain-language line per step (merge, archive, stale, graph), saying what was (or, on a dry
+   * run, would be) done, or why there was nothing to do.
+   */
+  notes: string[];
 }
 
 export interface Memory {

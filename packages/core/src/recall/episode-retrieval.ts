@@ -109,12 +109,13 @@ export async function retrieveEpisodes(args: {
     }
   } else if (tuning.vector && searchable && !args.embedder) {
     notes.push(note('vector-search', 'no embedder configured; keyword search only'));
+  } else if (tuning.vector && searchable && !store.capabilities.vectorSearch) {
+    notes.push(note('vector-search', `the ${store.name} store has no vector search; keyword search only`));
   }
 
   const speakers = speakerMatcher(query);
-  let keywordQuery = query;
   if (tuning.speakerNamesOutOfKeywords && lists.some((l) => l.name.startsWith('keyword'))) {
-    keywordQuery = await searchWithoutSpeakerNames({
+    await searchWithoutSpeakerNames({
       store,
       scope,
       accessLevel,
@@ -127,20 +128,6 @@ export async function retrieveEpisodes(args: {
     });
   }
   const queryTerms = new Set(contentWords(query));
-  const keywordList = lists.find((l) => l.name === 'keyword');
-  if (tuning.feedbackTerms > 0 && keywordList && keywordList.items.length >= tuning.feedbackDocs) {
-    const top = keywordList.items.slice(0, tuning.feedbackDocs).map((i) => episodes.get(i.id)!);
-    const expansion = feedbackTerms({ top, pool: [...episodes.values()], queryTerms, count: tuning.feedbackTerms });
-    if (expansion.length > 0) {
-      const results = await store.episodes.searchKeyword({
-        scope,
-        accessLevel,
-        query: `${keywordQuery} ${expansion.join(' ')}`,
-        limit: pool,
-      });
-      addList('feedback', tuning.feedbackWeight, results);
-    }
-  }
   const fused = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
   const scored: Scored[] = [];
   for (const [id, f] of fused) {
@@ -262,7 +249,9 @@ function mergeWindowLists(lists: RankedList[]): RankedList[] {
  * candidate in it by up to `sessionWeight`. A lone keyword hit in an unrelated chat gains nothing.
  */
 function applySessionPrior(scored: Scored[], tuning: RecallTuning): void {
-  const byTime = [...scored].sort((a, b) => a.episode.occurredAt - b.episode.occurredAt || a.id.localeCompare(b.id));
+  const byTime = [...scored].sort(
+    (a, b) => a.episode.occurredAt - b.episode.occurredAt || a.id.localeCompare(b.id),
+  );
   const groups: Scored[][] = [];
   for (const s of byTime) {
     const group = groups[groups.length - 1];
@@ -307,19 +296,19 @@ async function searchWithoutSpeakerNames(args: {
   lists: RankedList[];
   episodes: Map<string, EpisodeRecord>;
   speakers: (speaker: string | undefined) => boolean;
-}): Promise<string> {
+}): Promise<void> {
   const named = new Set<string>();
   for (const episode of args.episodes.values()) {
     if (episode.speaker && args.speakers(episode.speaker))
       for (const w of words(episode.speaker)) named.add(w);
   }
-  if (named.size === 0) return args.query;
+  if (named.size === 0) return;
   const rest = args.query
     .split(/(\s+)/)
     .filter((token) => !words(token).some((w) => named.has(w)))
     .join('')
     .trim();
-  if (contentWords(rest).length === 0) return args.query;
+  if (contentWords(rest).length === 0) return;
   for (const list of args.lists) {
     if (!list.name.startsWith('keyword')) continue;
     const window = list.name.includes('@') ? args.since : undefined;
@@ -333,39 +322,6 @@ async function searchWithoutSpeakerNames(args: {
     for (const r of results) args.episodes.set(r.episode.id, r.episode);
     list.items = results.map((r) => ({ id: r.episode.id, score: r.score }));
   }
-  return rest;
-}
-
-/**
- * Pseudo-relevance feedback: words the top keyword hits share with the rest of the candidates
- * (so they are about the topic, not one-off), weighted by rarity within the candidates, that the
- * query does not already hold. A second keyword search with them finds turns that say the same
- * thing in the conversation's own words.
- */
-function feedbackTerms(args: {
-  top: EpisodeRecord[];
-  pool: EpisodeRecord[];
-  queryTerms: Set<string>;
-  count: number;
-}): string[] {
-  const df = new Map<string, number>();
-  for (const episode of args.pool) for (const term of new Set(contentWords(episode.text))) df.set(term, (df.get(term) ?? 0) + 1);
-  const weight = new Map<string, number>();
-  const surface = new Map<string, string>();
-  for (const episode of args.top) {
-    for (const word of new Set(words(episode.text))) {
-      const [term] = contentWords(word);
-      if (!term || term.length < 3 || args.queryTerms.has(term) || /^\d+$/.test(term)) continue;
-      const seen = df.get(term) ?? 0;
-      if (seen < 2) continue;
-      surface.set(term, surface.get(term) ?? word);
-      weight.set(term, (weight.get(term) ?? 0) + Math.log(1 + args.pool.length / seen));
-    }
-  }
-  return [...weight.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, args.count)
-    .map(([term]) => surface.get(term)!);
 }
 
 /**

@@ -35,9 +35,14 @@ interface Fixture {
 let counter = 0;
 
 async function fixture(
-  options: { embedder?: Embedder | null; policy?: Partial<MemoryPolicy>; deps?: Partial<RecallDeps> } = {},
+  options: {
+    embedder?: Embedder | null;
+    policy?: Partial<MemoryPolicy>;
+    deps?: Partial<RecallDeps>;
+    store?: Store;
+  } = {},
 ): Promise<Fixture> {
-  const store = memoryStore();
+  const store = options.store ?? memoryStore();
   const clock = manualClock('2026-03-01T12:00:00Z');
   const embed = options.embedder === null ? undefined : (options.embedder ?? embedder);
   const recall = createRecall({
@@ -56,7 +61,10 @@ async function fixture(
     async episode(scope, text, extra = {}) {
       const id = extra.id ?? `ep_${++counter}`;
       // Unless told, episodes are hours apart: separate conversations, no neighbouring turns.
-      const at = extra.at === undefined ? clock.now() - DAY - (counter % 100) * 7_200_000 : new Date(extra.at).getTime();
+      const at =
+        extra.at === undefined
+          ? clock.now() - DAY - (counter % 100) * 7_200_000
+          : new Date(extra.at).getTime();
       const [vector] = await embedder.embed({ texts: [text] });
       await store.episodes.put({
         episodes: [
@@ -211,6 +219,17 @@ describe('recall router', () => {
     expect(ctx.explain().find((e) => e.id === 'vector-search')?.reason).toMatch(/keyword search only/);
   });
 
+  it('goes keyword-only on a store without vector search', async () => {
+    const f = await fixture({ store: memoryStore({ capabilities: { vectorSearch: false } }) });
+    await f.episode(userA, 'Lead time for steel beams is 45 days.');
+    const ctx = await f.recall(userA, { query: 'steel lead time' });
+    expect(ctx.sections.episodes.map((e) => e.episode.text)).toEqual([
+      'Lead time for steel beams is 45 days.',
+    ]);
+    expect(ctx.sections.episodes[0]?.scores.vector).toBeUndefined();
+    expect(ctx.explain().find((e) => e.id === 'vector-search')?.reason).toMatch(/has no vector search/);
+  });
+
   it('uses vector candidates when keyword search finds nothing', async () => {
     const f = await fixture();
     await f.episode(userA, 'steel beams arrive late');
@@ -314,9 +333,15 @@ describe('episodic ranking', () => {
     for (const contextHits of [8, 0]) {
       const f = await fixture({ embedder: null, deps: { tuning: { contextHits } } });
       const base = new Date('2026-02-10T10:00:00Z').getTime();
-      const question = await f.episode(userA, 'Have you decided where the team offsite will be?', { at: base });
-      const answer = await f.episode(userA, 'Yes, we booked Lisbon for the second week of June.', { at: base + 30_000 });
-      const far = await f.episode(userA, 'Completely unrelated chatter about lunch.', { at: base + 5 * 3_600_000 });
+      const question = await f.episode(userA, 'Have you decided where the team offsite will be?', {
+        at: base,
+      });
+      const answer = await f.episode(userA, 'Yes, we booked Lisbon for the second week of June.', {
+        at: base + 30_000,
+      });
+      const far = await f.episode(userA, 'Completely unrelated chatter about lunch.', {
+        at: base + 5 * 3_600_000,
+      });
       const ctx = await f.recall(userA, { query: 'where is the team offsite?' });
       if (contextHits === 0) {
         expect(ctx.items.map((i) => i.id)).toEqual([question]);
@@ -328,10 +353,35 @@ describe('episodic ranking', () => {
     }
   });
 
+  it('lifts a hit whose conversation stretch holds other candidates', async () => {
+    for (const sessionWeight of [0.3, 0]) {
+      const f = await fixture({ embedder: null, deps: { tuning: { sessionWeight, contextHits: 0 } } });
+      const t = new Date('2026-02-10T10:00:00Z').getTime();
+      const inStretch = await f.episode(userA, 'The quarterly budget review went fine.', { at: t });
+      await f.episode(userA, 'Budget numbers for marketing were cut.', { at: t + 60_000 });
+      // Newer, so it wins on recency alone.
+      const lone = await f.episode(userA, 'The quarterly budget review went well.', {
+        at: t + 2 * 86_400_000,
+      });
+      const ctx = await f.recall(userA, { query: 'quarterly budget review' });
+      const order = ctx.items.map((i) => i.id);
+      if (sessionWeight > 0) {
+        expect(order.indexOf(inStretch)).toBeLessThan(order.indexOf(lone));
+        expect(ctx.sections.episodes[0]?.reason).toMatch(/conversation stretch/);
+      } else {
+        expect(order.indexOf(lone)).toBeLessThan(order.indexOf(inStretch));
+      }
+    }
+  });
+
   it('uses a speaker named in the query to prefer their turns, not as a keyword', async () => {
     const f = await fixture({ embedder: null });
-    const greeting = await f.episode(userA, 'Hey Caroline! Good to see you, Caroline!', { speaker: 'Melanie' });
-    const painting = await f.episode(userA, 'I finished painting a lake at sunrise.', { speaker: 'Caroline' });
+    const greeting = await f.episode(userA, 'Hey Caroline! Good to see you, Caroline!', {
+      speaker: 'Melanie',
+    });
+    const painting = await f.episode(userA, 'I finished painting a lake at sunrise.', {
+      speaker: 'Caroline',
+    });
     const other = await f.episode(userA, 'I am painting the fence this weekend.', { speaker: 'Melanie' });
     const ctx = await f.recall(userA, { query: 'What was Caroline painting?' });
     const ids = ctx.items.map((i) => i.id);

@@ -42,6 +42,8 @@ const ALL_LAYERS: readonly Layer[] = ['working', 'summary', 'facts', 'episodes',
 const DEFAULT_MAX_EPISODES = 20;
 /** Each listed line costs its marker (`- `) and line break on top of its own tokens. */
 const LINE_OVERHEAD = 2;
+/** Token counts of item lines kept between recalls. */
+const LINE_CACHE_SIZE = 20_000;
 
 const recallOptionsSchema = z
   .object({
@@ -86,6 +88,17 @@ export function createRecall(
 ): (scope: Scope, options?: RecallOptions) => Promise<MemoryContext> {
   const tuning: RecallTuning = { ...defaultRecallTuning, ...deps.tuning };
   const { store, tokenizer, policy } = deps;
+  // Item lines repeat across recalls (the same facts and episodes): count each text once.
+  const lineTokens = new Map<string, number>();
+  const countLine = (text: string): number => {
+    let n = lineTokens.get(text);
+    if (n === undefined) {
+      n = tokenizer.count(text);
+      if (lineTokens.size >= LINE_CACHE_SIZE) lineTokens.clear();
+      lineTokens.set(text, n);
+    }
+    return n;
+  };
 
   return async function recall(scope, input = {}) {
     const options = parseArgs(recallOptionsSchema, input, 'recall: options');
@@ -183,7 +196,7 @@ export function createRecall(
         const [gone] = state.messages.splice(index, 1);
         trimmed.add(gone!.message.id);
       } else if (state.summary.length > 0) {
-        state.summary = shorten(state.summary, tokens - budget);
+        state.summary = shortenLines(state.summary, tokens - budget);
       } else if (state.messages.length > 0) {
         state.messages = shortenPinned(state.messages, tokens - budget);
       } else break;
@@ -286,13 +299,6 @@ export function createRecall(
       });
     }
 
-    function shorten(lines: string[], excess: number): string[] {
-      const text = lines.join(' ');
-      const target = Math.max(0, tokenizer.count(text) - excess - LINE_OVERHEAD);
-      if (target <= 4) return [];
-      return [`${tokenizer.truncate(text, target - 1)}…`];
-    }
-
     function shortenPinned(
       messages: Array<{ message: MessageRecord; line: string }>,
       excess: number,
@@ -311,6 +317,20 @@ export function createRecall(
       );
     }
   };
+
+  /**
+   * Takes at least `excess` tokens off summary lines: the oldest lines go first; the last one left
+   * is cut short.
+   */
+  function shortenLines(lines: string[], excess: number): string[] {
+    const out = [...lines];
+    let remaining = excess;
+    while (out.length > 1 && remaining > 0) remaining -= tokenizer.count(out.shift()!) + LINE_OVERHEAD;
+    if (remaining <= 0) return out;
+    const last = out[0]!;
+    const keep = tokenizer.count(last) - remaining - 1;
+    return keep > 4 ? [`${tokenizer.truncate(last, keep)}…`] : [];
+  }
 
   async function loadFacts(
     scope: Scope,
@@ -342,7 +362,7 @@ export function createRecall(
       out.push({
         layer: 'facts',
         id: f.fact.id,
-        tokens: tokenizer.count(f.text) + LINE_OVERHEAD,
+        tokens: countLine(f.text) + LINE_OVERHEAD,
         value: f.value,
         fact: f,
       });
@@ -351,7 +371,7 @@ export function createRecall(
       out.push({
         layer: 'episodes',
         id: e.episode.id,
-        tokens: tokenizer.count(e.text) + LINE_OVERHEAD,
+        tokens: countLine(e.text) + LINE_OVERHEAD,
         value: e.value,
         episode: e,
       });
@@ -360,7 +380,7 @@ export function createRecall(
       out.push({
         layer: 'graph',
         id: p.id,
-        tokens: tokenizer.count(p.text) + LINE_OVERHEAD,
+        tokens: countLine(p.text) + LINE_OVERHEAD,
         value: p.value,
         path: p,
       });
@@ -372,12 +392,16 @@ export function createRecall(
     const messages = layers.has('working')
       ? working.messages.map((m) => ({ message: m, line: working.lines.get(m.id) ?? '' }))
       : [];
-    const summary = working.summary
+    let summary = working.summary
       ? working.summary
           .split('\n')
           .map((l) => escapeMemoryText(l))
           .filter(Boolean)
       : [];
+    const summaryTokens = summary.reduce((s, l) => s + tokenizer.count(l) + LINE_OVERHEAD, 0);
+    if (summaryTokens > working.summaryBudget) {
+      summary = shortenLines(summary, summaryTokens - working.summaryBudget);
+    }
     return {
       messages,
       summary,

@@ -34,12 +34,6 @@ export interface RecallTuning {
    * matches every turn that addresses that person) and let `speakerBoost` carry it instead.
    */
   speakerNamesOutOfKeywords: boolean;
-  /** Pseudo-relevance feedback: expansion words taken from the top keyword hits (0 = off). */
-  feedbackTerms: number;
-  /** Top keyword hits the expansion words are taken from. */
-  feedbackDocs: number;
-  /** Weight of the expanded keyword search in fusion. */
-  feedbackWeight: number;
   /** 0..1: how much the share of the query's terms an episode holds counts. */
   coverageWeight: number;
   /**
@@ -83,9 +77,6 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   timeBoost: 0.6,
   speakerBoost: 0.4,
   speakerNamesOutOfKeywords: true,
-  feedbackTerms: 0,
-  feedbackDocs: 3,
-  feedbackWeight: 0.3,
   coverageWeight: 0.3,
   sessionWeight: 0.3,
   contextHits: 8,

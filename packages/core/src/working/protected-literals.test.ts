@@ -75,6 +75,12 @@ describe('checkFidelity', () => {
     }
   });
 
+  it('matches across different runs of whitespace', () => {
+    expect(
+      checkFidelity({ summary: 'Supplier\nX invoiced $4,200, due 8 May  2023.', literals, sources }),
+    ).toEqual([]);
+  });
+
   it('allows a hedge the source itself used', () => {
     expect(
       checkFidelity({

@@ -136,20 +136,39 @@ const HEDGE_BEFORE =
   /(?:approximately|approx\.?|about|around|roughly|nearly|almost|circa|ca\.|some|close to|just over|just under|over|under|up to|at least|at most|more than|less than|fewer than|upwards of|an estimated|estimated|~|≈|±)\s*$/iu;
 const HEDGE_AFTER = /^(?:\s*(?:or so|or more|or less|give or take|ish|\+)|-ish)/iu;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Occurrences of `literal` in `text` as a whole token (not part of a longer number or word). */
+/**
+ * Occurrences of `literal` in `text` as a whole token (not part of a longer number or word), as
+ * indexes into `text` with runs of whitespace folded to one space (see `foldSpaces`).
+ */
 function occurrences(text: string, literal: string): number[] {
-  const pattern = escapeRegExp(literal.replace(/\s+/g, ' ')).replace(/ /g, '\\s+');
-  const regex = new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?![\\p{L}\\p{N}]|[.,]\\p{N})`, 'gu');
-  return [...text.matchAll(regex)].map((m) => m.index);
+  const haystack = foldSpaces(text);
+  const needle = literal.replace(/\s+/g, ' ');
+  const out: number[] = [];
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = haystack[at - 1];
+    const after = haystack.slice(at + needle.length, at + needle.length + 2);
+    if (before !== undefined && WORD_CHAR.test(before)) continue;
+    if (after.length > 0 && (WORD_CHAR.test(after[0]!) || /^[.,]\p{N}/u.test(after))) continue;
+    out.push(at);
+  }
+  return out;
 }
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+let lastFolded: { text: string; folded: string } | undefined;
+
+/** `text` with each run of whitespace as one space (the last result is memoised: checks repeat on one summary). */
+function foldSpaces(text: string): string {
+  if (lastFolded?.text !== text) lastFolded = { text, folded: text.replace(/\s+/g, ' ') };
+  return lastFolded.folded;
+}
+
+/** The qualifier around the occurrence of `literal` at `index` (an index from `occurrences`). */
 function hedgeAround(text: string, index: number, literal: string): string | undefined {
-  const before = text.slice(Math.max(0, index - 24), index);
-  const after = text.slice(index + literal.length, index + literal.length + 16);
+  const folded = foldSpaces(text);
+  const length = literal.replace(/\s+/g, ' ').length;
+  const before = folded.slice(Math.max(0, index - 24), index);
+  const after = folded.slice(index + length, index + length + 16);
   const b = HEDGE_BEFORE.exec(before);
   if (b) return b[0].trim().toLowerCase();
   const a = HEDGE_AFTER.exec(after);
@@ -180,6 +199,11 @@ export function checkFidelity(args: {
       continue;
     }
     if (/^\p{Lu}/u.test(literal) && !/\d/.test(literal)) continue; // names take no hedges
+    const hedges = found
+      .map((index) => hedgeAround(args.summary, index, literal))
+      .filter((h) => h !== undefined);
+    if (hedges.length === 0) continue;
+    // Hedged in the summary: fine only if the source put the same qualifier on it.
     const sourceHedges = new Set<string>();
     for (const source of args.sources) {
       for (const index of occurrences(source, literal)) {
@@ -187,13 +211,8 @@ export function checkFidelity(args: {
         if (hedge) sourceHedges.add(hedge);
       }
     }
-    for (const index of found) {
-      const hedge = hedgeAround(args.summary, index, literal);
-      if (hedge && !sourceHedges.has(hedge)) {
-        issues.push({ literal, problem: 'hedged', hedge });
-        break;
-      }
-    }
+    const added = hedges.find((h) => !sourceHedges.has(h));
+    if (added) issues.push({ literal, problem: 'hedged', hedge: added });
   }
   return issues;
 }

@@ -184,6 +184,40 @@ describe('working buffer in recall', () => {
     expect(calls[0]!.mustKeep).toContain('$4,200');
   });
 
+  it('keeps the system prompt pinned in a thread longer than one read, folding the backlog once', async () => {
+    const { summarizer, calls } = scriptedSummarizer((args) => args.mustKeep.join(' '));
+    const store = memoryStore();
+    const clock = manualClock('2026-03-01T12:00:00Z');
+    const recall = createRecall({ store, tokenizer, summarizer, clock, policy: defaultPolicy });
+    const long: Scope = { orgId: 'acme', userId: 'anna', threadId: 'long' };
+    await store.threads.appendMessages({ scope: long, messages: [{ role: 'system', content: 'Be terse.' }] });
+    // More than the 1,000 newest messages a recall reads at once.
+    for (let batch = 0; batch < 2; batch++) {
+      await store.threads.appendMessages({
+        scope: long,
+        messages: Array.from({ length: 520 }, (_, i) => ({
+          role: (i % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant',
+          content: `turn ${batch * 520 + i}`,
+        })),
+      });
+    }
+    const ctx = await recall(long, { budget: { tokens: 300 } });
+    expect(ctx.sections.working[0]?.content).toBe('Be terse.');
+    expect(ctx.sections.working.at(-1)?.content).toBe('turn 1039');
+    expect(ctx.tokens).toBeLessThanOrEqual(300);
+    const stored = await store.threads.get({ scope: long });
+    const firstShown = ctx.sections.working[1]!.seq;
+    expect(stored?.summarizedThroughSeq).toBe(firstShown - 1);
+    const folded = calls.flatMap((c) => c.messages.map((m) => m.content));
+    expect(folded).not.toContain('Be terse.');
+    expect(folded[0]).toBe('turn 0');
+    expect(new Set(folded).size).toBe(folded.length);
+    const before = calls.length;
+    const again = await recall(long, { budget: { tokens: 300 } });
+    expect(calls.length).toBe(before);
+    expect(again.sections.working[0]?.content).toBe('Be terse.');
+  });
+
   it('leaves the summary out when the summary layer is not requested', async () => {
     const { recall } = await setup(extractiveSummarizer({ tokenizer }));
     const ctx = await recall(thread, { query: 'invoice', budget: { tokens: 400 }, layers: ['working'] });

@@ -3,6 +3,7 @@ import type { Clock, Summarizer, Tokenizer } from '../ports/ports.ts';
 import { escapeMemoryText } from '../recall/render-context.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
+import { LIMITS } from '../store/limits.ts';
 import type { FactRecord, MessageRecord } from '../store/records.ts';
 import { foldIntoSummary } from './rolling-summary.ts';
 import { type PinReason, selectWorkingWindow } from './working-window.ts';
@@ -25,6 +26,8 @@ export interface WorkingMemory {
   tokens: Map<string, number>;
   pinned: Map<string, PinReason>;
   summary?: string;
+  /** Tokens the rendered summary may take (half the working budget). */
+  summaryBudget: number;
   explain: ExplainEntry[];
 }
 
@@ -55,6 +58,7 @@ export async function loadWorkingMemory(args: {
     lines: new Map(),
     tokens: new Map(),
     pinned: new Map(),
+    summaryBudget: 0,
     explain: [],
   };
   if (args.scope.threadId === undefined) return empty;
@@ -72,12 +76,14 @@ export async function loadWorkingMemory(args: {
     limit: WINDOW_READ,
   });
   const recent = newest.reverse();
+  // The system prompt (leading system messages) stays pinned even once summarised or not read.
   const systemPrompt =
-    through > 0
-      ? (await store.threads.listMessages({ scope, order: 'asc', limit: 20 })).filter(
+    recent[0] !== undefined && recent[0].seq === 1
+      ? []
+      : (await store.threads.listMessages({ scope, order: 'asc', limit: 20 })).filter(
           (m, i, all) => m.role === 'system' && all.slice(0, i).every((p) => p.role === 'system'),
-        )
-      : [];
+        );
+  const systemIds = new Set(systemPrompt.map((m) => m.id));
   const lines = new Map<string, string>();
   const lineTokens = (m: MessageRecord) => {
     let line = lines.get(m.id);
@@ -105,7 +111,7 @@ export async function loadWorkingMemory(args: {
         limit: Math.min(1000, MAX_FOLD - toFold.length),
       });
       if (page.length === 0) break;
-      toFold.push(...page);
+      toFold.push(...page.filter((m) => !systemIds.has(m.id)));
       after = page[page.length - 1]!.seq;
     }
   }
@@ -165,6 +171,18 @@ export async function loadWorkingMemory(args: {
         included: result.accepted,
       });
     }
+    if (summary !== undefined && summary.length > LIMITS.maxTextChars) {
+      // Only reachable when rejected summaries pile up literal lists: keep the newest part.
+      summary = summary.slice(summary.length - LIMITS.maxTextChars);
+      summary = summary.slice(summary.indexOf('\n') + 1);
+      explain.push({
+        layer: 'summary',
+        id: 'summary-limit',
+        tokens: 0,
+        reason: `summary cut to the newest ${LIMITS.maxTextChars} characters (the stored text limit)`,
+        included: true,
+      });
+    }
     await store.threads.update({
       scope,
       patch: { ...(summary === undefined ? {} : { summary }), summarizedThroughSeq: through },
@@ -206,6 +224,7 @@ export async function loadWorkingMemory(args: {
     tokens,
     pinned: window.pinned,
     ...(args.withSummary && summary ? { summary } : {}),
+    summaryBudget,
     explain,
   };
 }

@@ -1,0 +1,220 @@
+import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
+import {
+  cleanPhrase,
+  DETERMINERS,
+  entityName,
+  isCapitalized,
+  isComponentName,
+  isEntityPhrase,
+  isPronoun,
+  isValidKey,
+  stripDeterminers,
+  words,
+} from './noun-phrases.ts';
+
+/**
+ * Who owns an attribute, read from the subject of a statement: "my email", "our budget",
+ * "Supplier X's lead time", "the lead time for Supplier X", "the quote from Supplier X for the
+ * steel beams", "Supplier X lead time", "the supplier Acme". Unclear subjects give null.
+ */
+
+/**
+ * Common nouns that type the proper name they precede ("the supplier Acme", "project Atlas").
+ * Nouns that also open component names ("client SDK", "service API") are not on the list.
+ */
+const TYPE_NOUNS = new Set(
+  'supplier vendor customer partner contractor subcontractor carrier distributor manufacturer wholesaler company project team'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The entity a name phrase refers to, with its type. A name carries no type of its own: "Supplier
+ * X" is an `entity` (typing it `supplier` would only repeat the name's first word, and it would
+ * read "supplier supplier x"). A type comes from a lower-case common noun placed before a
+ * capitalised name, outside it: "the supplier Acme" / "our vendor Globex" → `supplier` Acme.
+ */
+export function ownerOf(phrase: string): { entityType: string; entity: string } {
+  const typed = typedName(phrase);
+  return typed ? { entityType: typed.type, entity: typed.name } : { entityType: 'entity', entity: phrase };
+}
+
+function typedName(phrase: string): { type: string; name: string } | null {
+  const tokens = words(entityName(phrase));
+  if (tokens.length < 2 || tokens.length > 5) return null;
+  const noun = tokens[0]!;
+  if (!/^\p{Ll}/u.test(noun) || !TYPE_NOUNS.has(noun)) return null;
+  const rest = tokens.slice(1);
+  if (!rest.every((t) => isCapitalized(t) || /^(?:of|de|van|von|&)$/.test(t)) || isPronoun(rest[0]!)) {
+    return null;
+  }
+  const name = rest.join(' ');
+  if (isComponentName(name)) return null;
+  return { type: noun, name };
+}
+
+export interface SubjectParse {
+  entityType: string;
+  /** Display name, `speaker`/`we` references, or '' when the owner is not named. */
+  entity: string;
+  key: string;
+  /** True when the entity was named in the phrase (not a participant reference or unresolved). */
+  named: boolean;
+  /** How clear the split into entity and attribute was. */
+  confidence: number;
+}
+
+/**
+ * The entity a phrase names when it is a proper name: a capitalised or known name (even opening
+ * a sentence: "Acme's …", "Supplier X quoted …"), or a type noun before one ("the supplier Acme").
+ * Null for plain noun phrases and pronouns.
+ */
+export function properOwner(
+  phrase: string,
+  known: ReadonlySet<string>,
+): { entityType: string; entity: string } | null {
+  const typed = typedName(phrase);
+  if (typed && isEntityPhrase(typed.name, { knownEntities: known, atSentenceStart: false })) {
+    return { entityType: typed.type, entity: typed.name };
+  }
+  const name = stripDeterminers(phrase);
+  if (/^(?:my|our|your|his|her|their|its)\b/i.test(name)) return null;
+  // A capitalised owner reads as a name even at the start of a sentence ("Acme's").
+  return isEntityPhrase(name, { knownEntities: known, atSentenceStart: false })
+    ? { entityType: 'entity', entity: name }
+    : null;
+}
+
+const OWNER_PREPOSITION = /\s+(for|of|from|by)\s+/gi;
+/** Where an owner's name may end and a qualifier of the attribute begin: "Supplier X | for the steel beams". */
+const QUALIFIER = /\s+(?=(?:for|of|on|in|at|per)\s)/i;
+
+/**
+ * "the <attribute> for/of/from/by <Owner> [<qualifier>]": the owner and the attribute, with a
+ * qualifier after the owner kept in the attribute ("the quote from Supplier X for the steel beams"
+ * → Supplier X · quote for the steel beams). `from`/`by` name an owner only before a value that
+ * is a number or an amount ("the quote from Supplier X is $4,200", not "the email from Maria is
+ * urgent" or "… is dated 3 May").
+ */
+function prepositionalOwner(
+  subject: string,
+  options: { knownEntities: ReadonlySet<string>; concreteValue: boolean },
+): SubjectParse | null | undefined {
+  const body = subject.replace(/^(?:the|a|an|this|that)\s+/i, '');
+  const splits = [...body.matchAll(OWNER_PREPOSITION)];
+  if (splits.length === 0) return undefined;
+  const capitalizedAttribute = !/^the\s/i.test(subject);
+  for (const split of splits) {
+    const preposition = split[1]!.toLowerCase();
+    if ((preposition === 'from' || preposition === 'by') && !options.concreteValue) continue;
+    const attribute = body.slice(0, split.index);
+    if (capitalizedAttribute && words(attribute).some(isCapitalized)) return null;
+    const rest = body.slice(split.index + split[0].length);
+    const ownerWords = stripDeterminers(rest);
+    if (/^(?:us|our team|our company)$/i.test(ownerWords)) return keyed(GROUP_ENTITY, attribute, 0.85);
+    if (/^me$/i.test(ownerWords)) return keyed(SPEAKER_ENTITY, attribute, 0.85);
+    const whole = properOwner(rest, options.knownEntities);
+    if (whole) return named(whole, attribute, 0.9);
+    const qualified = QUALIFIER.exec(rest);
+    if (qualified) {
+      const owner = properOwner(rest.slice(0, qualified.index), options.knownEntities);
+      if (owner) return named(owner, `${attribute} ${rest.slice(qualified.index).trim()}`, 0.9);
+    }
+  }
+  // A plain noun phrase owns the attribute only right after the first "for"/"of":
+  // "the lead time for billing".
+  const first = splits[0]!;
+  const preposition = first[1]!.toLowerCase();
+  if (preposition === 'for' || preposition === 'of') {
+    const owner = stripDeterminers(body.slice(first.index + first[0].length));
+    if (
+      isEntityPhrase(owner, {
+        knownEntities: options.knownEntities,
+        allowLowercase: true,
+        atSentenceStart: false,
+      })
+    ) {
+      return named({ entityType: 'entity', entity: owner }, body.slice(0, first.index), 0.8);
+    }
+  }
+  return null;
+}
+
+/**
+ * Splits the subject of "<subject> is <value>" into the entity and the attribute:
+ * "my email" · "our budget" · "Supplier X's lead time" · "the lead time for Supplier X" ·
+ * "the quote from Supplier X" · "Supplier X lead time" · "the lead time" (owner unresolved).
+ * Returns null when unclear. `value` is what the subject is said to be (it decides whether
+ * "from"/"by" may name an owner).
+ */
+export function parseSubject(
+  rawSubject: string,
+  options: { knownEntities: ReadonlySet<string>; atSentenceStart: boolean; value?: string },
+): SubjectParse | null {
+  const subject = cleanPhrase(rawSubject);
+  const known = options.knownEntities;
+
+  const possessive = /^(.+?)['’]s\s+(.+)$/.exec(subject);
+  // "our supplier Acme's lead time": the typed name owns it, not "our".
+  const typed = possessive ? typedName(possessive[1]!) : null;
+  if (possessive && typed && isEntityPhrase(typed.name, { knownEntities: known, atSentenceStart: false })) {
+    return named({ entityType: typed.type, entity: typed.name }, possessive[2]!, 0.9);
+  }
+
+  const mine = /^my\s+(.+)$/i.exec(subject);
+  if (mine) return keyed(SPEAKER_ENTITY, mine[1]!, 0.9);
+  const ours = /^our\s+(.+)$/i.exec(subject);
+  if (ours) return keyed(GROUP_ENTITY, ours[1]!, 0.9);
+
+  if (possessive) {
+    const owner = properOwner(possessive[1]!, known);
+    return owner ? named(owner, possessive[2]!, 0.9) : null;
+  }
+
+  const prepositional = prepositionalOwner(subject, {
+    knownEntities: known,
+    concreteValue: /^(?:[$€£¥]\s?)?\d/.test(options.value ?? ''),
+  });
+  if (prepositional !== undefined) return prepositional;
+
+  const tokens = words(subject.replace(DETERMINERS, ''));
+  // A known entity's name followed by the attribute: "supplier x lead time".
+  for (let n = Math.min(tokens.length - 1, 6); n >= 1; n--) {
+    const head = tokens.slice(0, n).join(' ');
+    if (known.has(head.toLowerCase())) {
+      return named({ entityType: 'entity', entity: head }, tokens.slice(n).join(' '), 0.85);
+    }
+  }
+  // A capitalised run followed by lower-case attribute words: "Supplier X lead time".
+  let run = 0;
+  while (run < tokens.length && isCapitalized(tokens[run]!)) run += 1;
+  if (run > 0 && run < tokens.length) {
+    const head = tokens.slice(0, run).join(' ');
+    const atStart = options.atSentenceStart && !/^the\s/i.test(subject);
+    if (isEntityPhrase(head, { knownEntities: known, atSentenceStart: atStart })) {
+      return named({ entityType: 'entity', entity: head }, tokens.slice(run).join(' '), 0.8);
+    }
+    return null;
+  }
+  // "the lead time": an attribute without its owner.
+  if (/^the\s/i.test(subject) && run === 0) {
+    return keyed({ entityType: 'entity', entity: UNRESOLVED_ENTITY }, tokens.join(' '), 0.8);
+  }
+  return null;
+}
+
+function keyed(entity: { entityType: string; entity: string }, rawKey: string, confidence: number) {
+  const key = cleanPhrase(rawKey).toLowerCase();
+  if (!isValidKey(key)) return null;
+  return { entityType: entity.entityType, entity: entity.entity, key, named: false, confidence };
+}
+
+function named(
+  owner: { entityType: string; entity: string },
+  rawKey: string,
+  confidence: number,
+): SubjectParse | null {
+  const key = cleanPhrase(rawKey).toLowerCase();
+  if (!isValidKey(key)) return null;
+  return { entityType: owner.entityType, entity: owner.entity, key, named: true, confidence };
+}

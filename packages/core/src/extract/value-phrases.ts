@@ -1,0 +1,34 @@
+import { cleanPhrase } from './noun-phrases.ts';
+
+/**
+ * The value part of a statement, as written but without what follows it: leading and trailing
+ * time adverbs ("now", "at the moment") and a trailing clause after a comma ("net 30, laptops and
+ * monitors included" → "net 30"). A comma inside a number ("$4,200", "50,000 USD") is never a
+ * clause boundary: only a comma followed by a space is.
+ */
+
+const VALUE_LEAD = /^(?:now|currently|still|actually|officially|exactly|just|only|always)\s+/i;
+const VALUE_TAIL = /\s+(?:now|currently|for now|at the moment|these days|as of now|as well|too|again)$/i;
+
+/** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */
+const TRAILING_CLAUSE =
+  /,\s+(?:(?:including|included|includes|incl\.?|excluding|excluded|excludes|excl\.?|except|plus|with|without|which|who|that|as|so|but|although|though|unless|because|since|when|while|whereas|effective|starting|beginning|from|until|if|or|e\.g\.|i\.e\.)(?=\s|$)|\p{L}{3,}(?:ing|ed)\b|[^,]*\b(?:included|excluded|aside|apart|inclusive|exclusive|incl\.?|excl\.?)$)/iu;
+
+/** Tails that change what an amount means: kept ("$4,200, excluding VAT"). */
+const AMOUNT_QUALIFIER =
+  /^,\s+(?:plus|excluding|excl\.?|including|incl\.?|inc\.?|before|after|net of|ex\.?)\s+(?:vat|tax|taxes|gst|sales tax|shipping|delivery|freight|duties)$/i;
+
+/** `raw` up to the first trailing clause. */
+export function withoutTrailingClause(raw: string): string {
+  const match = TRAILING_CLAUSE.exec(raw);
+  if (!match) return raw;
+  const tail = raw.slice(match.index);
+  if (AMOUNT_QUALIFIER.test(tail.replace(/[\s.!;:]+$/, ''))) return raw;
+  return raw.slice(0, match.index);
+}
+
+export function cleanValue(raw: string): string {
+  let value = cleanPhrase(withoutTrailingClause(cleanPhrase(raw)));
+  for (let i = 0; i < 3; i++) value = value.replace(VALUE_LEAD, '').replace(VALUE_TAIL, '').trim();
+  return cleanPhrase(value);
+}
