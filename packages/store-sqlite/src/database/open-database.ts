@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { StrataError } from '@strata-memory/core';
+import { getLoadablePath } from 'sqlite-vec';
+import { mapSqliteError } from './native-errors.ts';
+
+export interface OpenDatabaseOptions {
+  /** A file path, or `':memory:'`. */
+  path: string;
+  busyTimeoutMs: number;
+  synchronous: 'normal' | 'full';
+  /** Page cache size in MiB. */
+  cacheSizeMb: number;
+}
+
+export function isMemoryPath(path: string): boolean {
+  return path === ':memory:' || path === '';
+}
+
+/**
+ * Opens the connection with the settings every Strata database runs under: WAL (readers never
+ * block the writer), foreign keys on, a busy timeout, and the sqlite-vec extension loaded (then
+ * extension loading switched off again, so SQL cannot load anything else).
+ */
+export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
+  const memory = isMemoryPath(options.path);
+  const location = memory ? ':memory:' : resolve(options.path);
+  if (!memory) mkdirSync(dirname(location), { recursive: true });
+
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(location, { allowExtension: true, enableForeignKeyConstraints: true });
+  } catch (error) {
+    throw new StrataError({
+      code: 'store_unavailable',
+      message: `Cannot open the SQLite database at ${location}: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+      retryable: false,
+    });
+  }
+
+  try {
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
+    if (!memory) {
+      const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: string } | undefined;
+      if (mode?.journal_mode !== 'wal') {
+        throw new StrataError({
+          code: 'store_failure',
+          message: `The SQLite database at ${location} cannot switch to WAL mode (got "${mode?.journal_mode}"); is it on a network file system?`,
+        });
+      }
+    }
+    db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA temp_store = MEMORY');
+    db.exec(`PRAGMA cache_size = ${-Math.max(1, Math.floor(options.cacheSizeMb)) * 1024}`);
+    loadVectorExtension(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw mapSqliteError(error) ?? error;
+  }
+}
+
+function loadVectorExtension(db: DatabaseSync): void {
+  try {
+    db.loadExtension(getLoadablePath());
+  } catch (error) {
+    throw new StrataError({
+      code: 'store_failure',
+      message: `Cannot load the sqlite-vec extension on ${process.platform}-${process.arch}: ${error instanceof Error ? error.message : String(error)}. Install the sqlite-vec package for this platform.`,
+      cause: error,
+    });
+  } finally {
+    db.enableLoadExtension(false);
+  }
+}

@@ -1,0 +1,267 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StrataError } from '@strata-memory/core';
+import { Mutex } from './mutex.ts';
+import { isBusyError } from './native-errors.ts';
+
+/** How a sub-store runs its SQL: every call is one atomic unit. */
+export interface Runner {
+  /** Runs `fn` on one consistent snapshot. */
+  read<T>(fn: () => T): Promise<T>;
+  /** Runs `fn` atomically: if it throws, nothing it wrote stays. */
+  write<T>(fn: () => T): Promise<T>;
+}
+
+interface OpenTransaction {
+  open: boolean;
+  /** Serialises nested transactions, whose savepoints stay open across `await`s. */
+  nested: Mutex;
+}
+
+export interface SessionOptions {
+  /** How long a write waits in total for another connection's lock before `store_unavailable`. */
+  busyTimeoutMs: number;
+}
+
+/**
+ * One SQLite connection shared by every call of a store.
+ *
+ * `node:sqlite` is synchronous, so a call's SQL never interleaves with another's; what needs
+ * guarding is a transaction held open across `await`s. A FIFO mutex makes every call outside the
+ * running transaction wait until it ends. Calls made from inside the transaction's function
+ * (tracked with AsyncLocalStorage) join it instead, each inside its own savepoint, so a failed
+ * call inside a transaction rolls back only its own writes.
+ *
+ * Writes start with `BEGIN IMMEDIATE`, which takes the database's write lock up front, so two
+ * processes never deadlock upgrading read locks. When another process holds the lock, SQLite's
+ * busy handler waits a few milliseconds (it blocks the thread), then the call yields to the event
+ * loop and retries with backoff until `busyTimeoutMs` has passed; after that the native busy
+ * error surfaces (mapped to `store_unavailable`).
+ */
+export class Session {
+  private readonly mutex = new Mutex();
+  private readonly context = new AsyncLocalStorage<OpenTransaction>();
+  private current: OpenTransaction | undefined;
+  private savepointCounter = 0;
+  private closed = false;
+  private closeWhenIdle = false;
+  private readonly rollbackListeners: Array<() => void> = [];
+
+  readonly db: DatabaseSync;
+  private readonly options: SessionOptions;
+
+  constructor(db: DatabaseSync, options: SessionOptions) {
+    this.db = db;
+    this.options = options;
+  }
+
+  /** The runner of calls made on the store itself (they wait for a running transaction). */
+  readonly outer: Runner = {
+    read: (fn) => this.runOutside('read', fn),
+    write: (fn) => this.runOutside('write', fn),
+  };
+
+  /** Called after any rollback, so caches of schema objects created in the undone work are dropped. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /** Runs `fn` as one transaction; `fn` gets a runner bound to it. */
+  async transaction<T>(fn: (runner: Runner) => Promise<T>): Promise<T> {
+    const joined = this.joinedTransaction();
+    if (joined) return this.nestedTransaction(joined, fn);
+    const release = await this.mutex.acquire();
+    try {
+      this.assertOpen();
+      await this.retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'));
+      const state: OpenTransaction = { open: true, nested: new Mutex() };
+      this.current = state;
+      try {
+        const result = await this.context.run(state, () => fn(this.runnerFor(state)));
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        this.rollbackQuietly();
+        throw error;
+      } finally {
+        state.open = false;
+        this.current = undefined;
+        if (this.closeWhenIdle) this.closeConnection();
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Waits for running calls, then closes the connection. Later calls fail with `store_unavailable`. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.joinedTransaction()) {
+      // Called from inside a transaction's function: waiting for the lock would deadlock. Later
+      // calls fail at once; the connection closes when the transaction ends.
+      this.closed = true;
+      this.closeWhenIdle = true;
+      return;
+    }
+    const release = await this.mutex.acquire();
+    try {
+      if (this.closed && !this.closeWhenIdle) return;
+      this.closed = true;
+      this.closeConnection();
+    } finally {
+      release();
+    }
+  }
+
+  private closeConnection(): void {
+    this.closeWhenIdle = false;
+    try {
+      this.db.exec('PRAGMA optimize');
+    } catch {
+      // Best effort: `optimize` only refreshes planner statistics.
+    }
+    this.db.close();
+  }
+
+  private runnerFor(state: OpenTransaction): Runner {
+    return {
+      read: async (fn) => {
+        this.assertActive(state);
+        return fn();
+      },
+      write: async (fn) => {
+        this.assertActive(state);
+        return this.withSavepoint(fn);
+      },
+    };
+  }
+
+  private async runOutside<T>(mode: 'read' | 'write', fn: () => T): Promise<T> {
+    if (this.joinedTransaction()) {
+      this.assertOpen();
+      return mode === 'write' ? this.withSavepoint(fn) : fn();
+    }
+    const release = await this.mutex.acquire();
+    try {
+      this.assertOpen();
+      return await this.retryWhileBusy(() => this.unit(mode, fn));
+    } finally {
+      release();
+    }
+  }
+
+  private unit<T>(mode: 'read' | 'write', fn: () => T): T {
+    this.db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.rollbackQuietly();
+      throw error;
+    }
+  }
+
+  private async nestedTransaction<T>(state: OpenTransaction, fn: (runner: Runner) => Promise<T>): Promise<T> {
+    const release = await state.nested.acquire();
+    try {
+      this.assertActive(state);
+      const name = this.openSavepoint();
+      try {
+        const result = await fn(this.runnerFor(state));
+        this.db.exec(`RELEASE ${name}`);
+        return result;
+      } catch (error) {
+        this.rollbackToSavepoint(name);
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private withSavepoint<T>(fn: () => T): T {
+    const name = this.openSavepoint();
+    try {
+      const result = fn();
+      this.db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      this.rollbackToSavepoint(name);
+      throw error;
+    }
+  }
+
+  private openSavepoint(): string {
+    this.savepointCounter += 1;
+    const name = `strata_sp_${this.savepointCounter}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    return name;
+  }
+
+  private rollbackToSavepoint(name: string): void {
+    this.notifyRollback();
+    try {
+      this.db.exec(`ROLLBACK TO ${name}`);
+      this.db.exec(`RELEASE ${name}`);
+    } catch (error) {
+      // SQLite ends the whole transaction itself after some errors (SQLITE_FULL, SQLITE_IOERR);
+      // then the savepoint is gone and the caller's error is what matters.
+      if (!/no such savepoint/i.test(String(error))) throw error;
+    }
+  }
+
+  private rollbackQuietly(): void {
+    this.notifyRollback();
+    try {
+      this.db.exec('ROLLBACK');
+    } catch (error) {
+      // Already rolled back by SQLite itself after a severe error: nothing left to undo.
+      if (!/no transaction is active/i.test(String(error))) throw error;
+    }
+  }
+
+  private notifyRollback(): void {
+    for (const listener of this.rollbackListeners) listener();
+  }
+
+  private joinedTransaction(): OpenTransaction | undefined {
+    const state = this.context.getStore();
+    return state?.open && state === this.current ? state : undefined;
+  }
+
+  private async retryWhileBusy<T>(attempt: () => T): Promise<T> {
+    const deadline = Date.now() + this.options.busyTimeoutMs;
+    let delay = 5;
+    for (;;) {
+      try {
+        return attempt();
+      } catch (error) {
+        if (!isBusyError(error) || Date.now() >= deadline) throw error;
+      }
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 100);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new StrataError({
+        code: 'store_unavailable',
+        message: 'The SQLite store is closed.',
+        retryable: false,
+      });
+    }
+  }
+
+  private assertActive(state: OpenTransaction): void {
+    if (!state.open) {
+      throw new StrataError({
+        code: 'invalid_input',
+        message: 'This transaction has already ended: use the store, or start a new transaction.',
+      });
+    }
+    this.assertOpen();
+  }
+}

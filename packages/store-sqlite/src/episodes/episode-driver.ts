@@ -1,0 +1,396 @@
+import {
+  conflict,
+  type EpisodeDriver,
+  type EpisodeRecord,
+  type Metadata,
+  notFound,
+  type Scope,
+  scopeColumns,
+} from '@strata-memory/core';
+import type { Runner } from '../database/session.ts';
+import type { Statements } from '../database/statements.ts';
+import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';
+import { fromJson, optional, toJson } from '../sql/json-columns.ts';
+import { allOf, type Clause, exactScopeClause, inClause, visibleClause } from '../sql/scope-sql.ts';
+import {
+  decodeEmbedding,
+  EPISODE_FROM,
+  EPISODE_SELECT,
+  type EpisodeRow,
+  encodeEmbedding,
+  euclideanNorm,
+  type LoadedEpisodeRow,
+  toEpisode,
+} from './episode-rows.ts';
+import { matchExpression, searchTextOf } from './keyword-query.ts';
+import { isIndexable, MAX_K, type VectorIndex } from './vector-index.ts';
+
+interface EpisodeFilter {
+  scope: Scope;
+  accessLevel?: number;
+  status: readonly string[];
+  since?: number;
+  until?: number;
+}
+
+/** The read filter of list and both searches: visible, allowed, in a listed status, in the time window. */
+function filterClause(filter: EpisodeFilter): Clause {
+  return allOf(
+    visibleClause(filter.scope, 'e'),
+    inClause('e.status', filter.status),
+    filter.accessLevel === undefined
+      ? undefined
+      : { sql: 'e.access_level <= ?', params: [filter.accessLevel] },
+    filter.since === undefined ? undefined : { sql: 'e.occurred_at >= ?', params: [filter.since] },
+    filter.until === undefined ? undefined : { sql: 'e.occurred_at <= ?', params: [filter.until] },
+  );
+}
+
+/** Exact cosine similarity of the query with a row's stored float64 embedding (0 for a zero vector). */
+function cosine(query: readonly number[], queryNorm: number, row: LoadedEpisodeRow): number {
+  if (row.embedding === null || !row.embedding_norm || queryNorm === 0) return 0;
+  const embedding = decodeEmbedding(row.embedding);
+  let dot = 0;
+  for (let i = 0; i < query.length; i++) dot += query[i]! * embedding[i]!;
+  return dot / (row.embedding_norm * queryNorm);
+}
+
+/** Rows the vector search re-scores beyond `limit`, so float32 rounding in vec0 cannot drop a true top result. */
+const VECTOR_MARGIN = 8;
+
+/**
+ * Episodes: the row in `episodes`, its embedding in `episode_embeddings`, its text in the FTS5
+ * index (kept in step by triggers) and its vector in the sqlite-vec index (kept in step here),
+ * all written in the same transaction.
+ *
+ * Reads that rank or page first pick row ids with a query over the small episode rows only, then
+ * load the chosen rows with their embeddings, so sorting never carries vectors around.
+ */
+export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex): EpisodeDriver {
+  /** Full rows for `rowIds`, keyed by row id. */
+  const load = (rowIds: readonly number[]): Map<number, LoadedEpisodeRow> => {
+    if (rowIds.length === 0) return new Map();
+    const rows = sql.all<LoadedEpisodeRow>(
+      `SELECT ${EPISODE_SELECT} FROM ${EPISODE_FROM} WHERE ${inClause('e.row_id', rowIds).sql}`,
+      rowIds,
+    );
+    return new Map(rows.map((row) => [row.row_id, row]));
+  };
+
+  /** Loads rows in the order of `rowIds`. */
+  const loadInOrder = (rowIds: readonly number[]): LoadedEpisodeRow[] => {
+    const byId = load(rowIds);
+    return rowIds.map((rowId) => byId.get(rowId)!);
+  };
+
+  const visibleRows = (scope: Scope, ids: readonly string[], extra?: Clause): EpisodeRow[] => {
+    if (ids.length === 0) return [];
+    const where = allOf(visibleClause(scope, 'e'), inClause('e.id', ids), extra);
+    return sql.all<EpisodeRow>(`SELECT e.* FROM episodes e WHERE ${where.sql}`, where.params);
+  };
+
+  const visibleRow = (scope: Scope, id: string): EpisodeRow => {
+    const row = visibleRows(scope, [id])[0];
+    if (!row) throw notFound('episode', id);
+    return row;
+  };
+
+  const insert = (episode: Parameters<EpisodeDriver['put']>[0]['episodes'][number]): EpisodeRecord => {
+    const c = scopeColumns(episode.scope);
+    const embedding = episode.embedding;
+    const norm = embedding ? euclideanNorm(embedding) : null;
+    const { lastInsertRowid: rowId } = sql.run(
+      `INSERT INTO episodes (id, tenant, org_id, user_id, agent_id, thread_id, text, search_text, role, speaker,
+         occurred_at, created_at, importance, access_count, last_accessed_at, dimensions, embedding_norm,
+         content_hash, status, merged_into, access_level, provenance, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        episode.id,
+        c.tenant,
+        c.org,
+        c.user,
+        c.agent,
+        c.thread,
+        episode.text,
+        optional(searchTextOf(episode.text)),
+        optional(episode.role),
+        optional(episode.speaker),
+        episode.occurredAt,
+        episode.createdAt,
+        episode.importance,
+        episode.accessCount,
+        optional(episode.lastAccessedAt),
+        embedding ? embedding.length : null,
+        norm,
+        episode.contentHash,
+        episode.status,
+        optional(episode.mergedInto),
+        episode.accessLevel,
+        toJson(episode.provenance),
+        toJson(episode.metadata),
+      ],
+    );
+    if (embedding && norm !== null) {
+      sql.run('INSERT INTO episode_embeddings (row_id, embedding) VALUES (?, ?)', [
+        rowId,
+        encodeEmbedding(embedding),
+      ]);
+      vectors.add({
+        rowId,
+        scope: episode.scope,
+        tenant: c.tenant,
+        status: episode.status,
+        accessLevel: episode.accessLevel,
+        occurredAt: episode.occurredAt,
+        vector: embedding,
+        norm,
+      });
+    }
+    const record: EpisodeRecord = { ...episode };
+    for (const key of Object.keys(record) as Array<keyof EpisodeRecord>) {
+      if (record[key] === undefined) delete record[key];
+    }
+    return record;
+  };
+
+  return {
+    put: ({ episodes }) =>
+      run.write(() => {
+        const ids = new Set<string>();
+        for (const episode of episodes) {
+          if (ids.has(episode.id))
+            throw conflict(`episode "${episode.id}" already exists`, { id: episode.id });
+          ids.add(episode.id);
+        }
+        const taken = sql.get<{ id: string }>(
+          `SELECT id FROM episodes WHERE ${inClause('id', [...ids]).sql} LIMIT 1`,
+          [...ids],
+        );
+        if (taken) throw conflict(`episode "${taken.id}" already exists`, { id: taken.id });
+        return episodes.map(insert);
+      }),
+
+    get: ({ scope, ids, accessLevel }) =>
+      run.read(() => {
+        const unique = [...new Set(ids)];
+        const access =
+          accessLevel === undefined ? undefined : { sql: 'e.access_level <= ?', params: [accessLevel] };
+        const rowIds = new Map(visibleRows(scope, unique, access).map((row) => [row.id, row.row_id]));
+        const loaded = load([...rowIds.values()]);
+        return unique.flatMap((id) => {
+          const rowId = rowIds.get(id);
+          return rowId === undefined ? [] : [toEpisode(loaded.get(rowId)!)];
+        });
+      }),
+
+    list: (args) =>
+      run.read(() => {
+        const order: SortColumn[] = [
+          { expr: 'e.occurred_at', direction: args.order },
+          { expr: 'e.id', direction: args.order },
+        ];
+        const page = { listing: 'episodes', columns: order, limit: args.limit, cursor: args.cursor };
+        const { after, orderBy, limit } = pageClauses(page);
+        const where = allOf(filterClause(args), after);
+        const keys = sql.all<{ row_id: number; occurred_at: number; id: string }>(
+          `SELECT e.row_id, e.occurred_at, e.id FROM episodes e WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?`,
+          [...where.params, limit],
+        );
+        const loaded = load(keys.slice(0, args.limit).map((k) => k.row_id));
+        return toPage(
+          page,
+          keys,
+          (k) => [k.occurred_at, k.id],
+          (k) => toEpisode(loaded.get(k.row_id)!),
+        );
+      }),
+
+    count: ({ scope, status }) =>
+      run.read(() => {
+        const where = allOf(visibleClause(scope, 'e'), inClause('e.status', status));
+        return sql.get<{ n: number }>(
+          `SELECT count(*) AS n FROM episodes e WHERE ${where.sql}`,
+          where.params,
+        )!.n;
+      }),
+
+    searchKeyword: (args) =>
+      run.read(() => {
+        const match = matchExpression(args.query, args.scope);
+        if (match === undefined) return [];
+        const where = filterClause(args);
+        // The MATCH already holds the reader's scopes; the WHERE repeats the exact filter. bm25() is
+        // negative, lower is better; the scope column carries no weight.
+        const ranked = sql.all<{ row_id: number; rank: number }>(
+          `SELECT e.row_id, bm25(episodes_fts, 1.0, 0.0) AS rank
+           FROM episodes_fts JOIN episodes e ON e.row_id = episodes_fts.rowid
+           WHERE episodes_fts MATCH ? AND ${where.sql}
+           ORDER BY rank ASC, e.id ASC
+           LIMIT ?`,
+          [match, ...where.params, args.limit],
+        );
+        const rows = loadInOrder(ranked.map((r) => r.row_id));
+        return rows.map((row, i) => ({ episode: toEpisode(row), score: -ranked[i]!.rank }));
+      }),
+
+    searchVector: (args) =>
+      run.read(() => {
+        const query = args.vector;
+        const dimensions = query.length;
+        const queryNorm = euclideanNorm(query);
+        const filter = allOf(filterClause(args), { sql: 'e.dimensions = ?', params: [dimensions] });
+
+        if (!(queryNorm > 0) || !Number.isFinite(queryNorm)) {
+          // A zero query has no direction: every candidate scores 0, so ties go by id.
+          const rowIds = sql
+            .all<{ row_id: number }>(
+              `SELECT e.row_id FROM episodes e WHERE ${filter.sql} ORDER BY e.id LIMIT ?`,
+              [...filter.params, args.limit],
+            )
+            .map((r) => r.row_id);
+          return loadInOrder(rowIds).map((row) => ({ episode: toEpisode(row), score: 0 }));
+        }
+
+        const tenant = scopeColumns(args.scope).tenant;
+        const wanted = args.limit + VECTOR_MARGIN;
+        // Past `exactLimit` vectors, a tenant is searched through sign bits for `oversampling`
+        // times the rows wanted, and those are re-ranked below by exact cosine.
+        const coarse = vectors.partitionSize(dimensions, tenant) > vectors.options.exactLimit;
+        let k = coarse ? wanted * vectors.options.oversampling : wanted;
+        let found: number[] = [];
+        for (;;) {
+          const neighbours = vectors.search({
+            dimensions,
+            scope: args.scope,
+            tenant,
+            statuses: args.status,
+            accessLevel: args.accessLevel,
+            since: args.since,
+            until: args.until,
+            vector: query,
+            k,
+            coarse,
+          });
+          const where = allOf(filter, inClause('e.row_id', neighbours));
+          found =
+            neighbours.length === 0
+              ? []
+              : sql
+                  .all<{ row_id: number }>(`SELECT e.row_id FROM episodes e WHERE ${where.sql}`, where.params)
+                  .map((r) => r.row_id);
+          // The filter columns mirror the SQL filter, so rows fall out only on a hash collision.
+          if (found.length >= wanted || neighbours.length < k || k >= MAX_K) break;
+          k = Math.min(k * 4, MAX_K);
+        }
+
+        // Embeddings that are all zeros are not in the vector index; their cosine with anything is 0.
+        const zero = allOf(filter, { sql: 'e.embedding_norm = 0', params: [] });
+        const zeroIds = sql
+          .all<{ row_id: number }>(
+            `SELECT e.row_id FROM episodes e WHERE ${zero.sql} ORDER BY e.id LIMIT ?`,
+            [...zero.params, args.limit],
+          )
+          .map((r) => r.row_id);
+
+        // Score every candidate from its raw bytes, then build records for the winners only.
+        const scored = [...load([...found, ...zeroIds]).values()].map((row) => ({
+          row,
+          score: cosine(query, queryNorm, row),
+        }));
+        scored.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+        return scored.slice(0, args.limit).map(({ row, score }) => ({ episode: toEpisode(row), score }));
+      }),
+
+    findByHash: ({ scope, contentHashes }) =>
+      run.read(() => {
+        if (contentHashes.length === 0) return [];
+        const where = allOf(
+          exactScopeClause(scope, 'e'),
+          { sql: "e.status = 'active'", params: [] },
+          inClause('e.content_hash', [...new Set(contentHashes)]),
+        );
+        const rowIds = sql
+          .all<{ row_id: number }>(
+            `SELECT e.row_id FROM episodes e WHERE ${where.sql} ORDER BY e.created_at, e.id`,
+            where.params,
+          )
+          .map((r) => r.row_id);
+        return loadInOrder(rowIds).map(toEpisode);
+      }),
+
+    update: ({ scope, id, patch }) =>
+      run.write(() => {
+        const row = visibleRow(scope, id);
+        const next: EpisodeRow = {
+          ...row,
+          importance: patch.importance ?? row.importance,
+          status: patch.status ?? row.status,
+          merged_into: patch.mergedInto ?? row.merged_into,
+          access_count: patch.accessCount ?? row.access_count,
+          last_accessed_at: patch.lastAccessedAt ?? row.last_accessed_at,
+          occurred_at: patch.occurredAt ?? row.occurred_at,
+          metadata:
+            patch.metadata === undefined
+              ? row.metadata
+              : toJson({ ...fromJson<Metadata>(row.metadata), ...patch.metadata }),
+        };
+        sql.run(
+          `UPDATE episodes SET importance = ?, status = ?, merged_into = ?, access_count = ?, last_accessed_at = ?,
+             occurred_at = ?, metadata = ? WHERE row_id = ?`,
+          [
+            next.importance,
+            next.status,
+            next.merged_into,
+            next.access_count,
+            next.last_accessed_at,
+            next.occurred_at,
+            next.metadata,
+            row.row_id,
+          ],
+        );
+        const moved = next.status !== row.status || next.occurred_at !== row.occurred_at;
+        if (row.dimensions !== null && isIndexable(row.embedding_norm) && moved) {
+          vectors.update(row.dimensions, row.row_id, { status: next.status, occurredAt: next.occurred_at });
+        }
+        return toEpisode(load([row.row_id]).get(row.row_id)!);
+      }),
+
+    recordAccess: ({ scope, ids, at }) =>
+      run.write(() => {
+        const unique = [...new Set(ids)];
+        if (unique.length === 0) return;
+        const where = allOf(visibleClause(scope), inClause('id', unique));
+        sql.run(
+          `UPDATE episodes SET access_count = access_count + 1, last_accessed_at = ? WHERE ${where.sql}`,
+          [at, ...where.params],
+        );
+      }),
+
+    delete: ({ scope, ids }) =>
+      run.write(() => {
+        const rows = visibleRows(scope, [...new Set(ids)]);
+        deleteEpisodeRows(sql, vectors, rows);
+        return { deleted: rows.length };
+      }),
+  };
+}
+
+/**
+ * Deletes episodes by row, with their vectors; the embedding goes by cascade and the FTS index
+ * follows through its trigger.
+ */
+export function deleteEpisodeRows(
+  sql: Statements,
+  vectors: VectorIndex,
+  rows: ReadonlyArray<Pick<EpisodeRow, 'row_id' | 'tenant' | 'dimensions' | 'embedding_norm'>>,
+): void {
+  const bySize = new Map<number, Array<{ rowId: number; tenant: string }>>();
+  for (const row of rows) {
+    if (row.dimensions === null || !isIndexable(row.embedding_norm)) continue;
+    const list = bySize.get(row.dimensions) ?? [];
+    list.push({ rowId: row.row_id, tenant: row.tenant });
+    bySize.set(row.dimensions, list);
+  }
+  for (const [dimensions, indexed] of bySize) vectors.remove(dimensions, indexed);
+  for (const row of rows) sql.run('DELETE FROM episodes WHERE row_id = ?', [row.row_id]);
+}

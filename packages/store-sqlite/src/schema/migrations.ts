@@ -1,0 +1,365 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { StrataError } from '@strata-memory/core';
+
+/**
+ * The schema, as an ordered list of migrations. Each runs once, in a transaction, and the schema
+ * version stored in `strata_meta` records how far a database has come. Released migrations never
+ * change: a schema change is a new migration appended at the end.
+ *
+ * Conventions every table follows:
+ * - It leads with the tenant column and the four scope levels (`''` for an unset level), and its
+ *   indexes lead with them too, so reads filter by scope inside the index and data can be
+ *   partitioned by tenant.
+ * - JSON values (metadata, provenance, fact values) are stored as JSON text.
+ * - Times are epoch milliseconds.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** The five scope columns every table leads with. */
+const scopeColumns = `
+  tenant TEXT NOT NULL,
+  org_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  thread_id TEXT NOT NULL`;
+
+const scopeKey = 'tenant, org_id, user_id, agent_id, thread_id';
+
+/**
+ * An episode's exact scope as one FTS token: `s`, the hex of its five scope columns joined by
+ * U+001F (which ids may not contain), and `0`. `scopeToken` in keyword-query.ts builds the same.
+ */
+function SCOPE_TOKEN_SQL(prefix: string): string {
+  const c = (name: string) => `${prefix}${name}`;
+  return `'s' || hex(${c('tenant')} || char(31) || ${c('org_id')} || char(31) || ${c('user_id')} || char(31) || ${c('agent_id')} || char(31) || ${c('thread_id')}) || '0'`;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'threads, messages, episodes, facts, graph, state, ledger, review queue, audit log',
+    sql: `
+CREATE TABLE strata_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE threads (${scopeColumns},
+  title TEXT,
+  metadata TEXT NOT NULL,
+  summary TEXT,
+  summarized_through_seq INTEGER,
+  next_seq INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (${scopeKey})
+) STRICT, WITHOUT ROWID;
+CREATE INDEX threads_by_thread_id ON threads (thread_id);
+
+CREATE TABLE messages (${scopeColumns},
+  seq INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  role TEXT NOT NULL,
+  content TEXT NOT NULL,
+  name TEXT,
+  tool_calls TEXT,
+  tool_call_id TEXT,
+  created_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL,
+  PRIMARY KEY (${scopeKey}, seq),
+  FOREIGN KEY (${scopeKey}) REFERENCES threads (${scopeKey}) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+CREATE UNIQUE INDEX messages_by_id ON messages (${scopeKey}, id);
+
+CREATE TABLE episodes (
+  row_id INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,${scopeColumns},
+  text TEXT NOT NULL,
+  role TEXT,
+  speaker TEXT,
+  occurred_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  importance REAL NOT NULL,
+  access_count INTEGER NOT NULL,
+  last_accessed_at INTEGER,
+  dimensions INTEGER,
+  embedding_norm REAL,
+  content_hash TEXT NOT NULL,
+  status TEXT NOT NULL,
+  merged_into TEXT,
+  access_level INTEGER NOT NULL,
+  provenance TEXT NOT NULL,
+  metadata TEXT NOT NULL
+) STRICT;
+CREATE INDEX episodes_by_scope ON episodes (${scopeKey}, occurred_at);
+CREATE INDEX episodes_by_time ON episodes (tenant, occurred_at);
+CREATE INDEX episodes_by_hash ON episodes (tenant, content_hash);
+CREATE INDEX episodes_zero_vectors ON episodes (tenant, dimensions) WHERE embedding_norm = 0;
+
+-- Embeddings beside their episodes (float64 bytes, so a vector reads back exactly as written),
+-- which keeps episode rows small for the scans that filter them.
+CREATE TABLE episode_embeddings (
+  row_id INTEGER PRIMARY KEY REFERENCES episodes (row_id) ON DELETE CASCADE,
+  embedding BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE facts (
+  id TEXT PRIMARY KEY,${scopeColumns},
+  entity_type TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  confidence REAL NOT NULL,
+  status TEXT NOT NULL,
+  valid_from INTEGER NOT NULL,
+  valid_to INTEGER,
+  version INTEGER NOT NULL,
+  supersedes TEXT,
+  superseded_by TEXT,
+  last_confirmed_at INTEGER NOT NULL,
+  access_level INTEGER NOT NULL,
+  provenance TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX facts_by_key ON facts (tenant, entity_type, entity_id, key);
+CREATE INDEX facts_by_scope ON facts (${scopeKey}, created_at);
+CREATE UNIQUE INDEX facts_current ON facts (${scopeKey}, entity_type, entity_id, key)
+  WHERE status IN ('active', 'stale');
+CREATE UNIQUE INDEX facts_versions ON facts (${scopeKey}, entity_type, entity_id, key, version);
+
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY,${scopeColumns},
+  type TEXT NOT NULL,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  aliases TEXT NOT NULL,
+  properties TEXT NOT NULL,
+  status TEXT NOT NULL,
+  access_level INTEGER NOT NULL,
+  provenance TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE UNIQUE INDEX nodes_by_key ON nodes (${scopeKey}, type, name_key);
+CREATE INDEX nodes_by_creation ON nodes (tenant, created_at);
+
+-- Every normalised name a node answers to (its name and each alias), for findNodes.
+CREATE TABLE node_names (
+  tenant TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  node_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+  PRIMARY KEY (tenant, name_key, node_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX node_names_by_node ON node_names (node_id);
+
+CREATE TABLE edges (
+  id TEXT PRIMARY KEY,${scopeColumns},
+  from_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+  to_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+  relation TEXT NOT NULL,
+  properties TEXT NOT NULL,
+  confidence REAL NOT NULL,
+  status TEXT NOT NULL,
+  valid_from INTEGER NOT NULL,
+  valid_to INTEGER,
+  access_level INTEGER NOT NULL,
+  provenance TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+-- Node ids are unique across tenants, so these serve both traversal and the cascades.
+CREATE INDEX edges_from ON edges (from_id);
+CREATE INDEX edges_to ON edges (to_id);
+CREATE INDEX edges_by_creation ON edges (tenant, created_at);
+CREATE UNIQUE INDEX edges_active ON edges (${scopeKey}, from_id, to_id, relation) WHERE status = 'active';
+
+CREATE TABLE state (${scopeColumns},
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (${scopeKey}, key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE ledger (${scopeColumns},
+  key TEXT NOT NULL,
+  status TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  claimed_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL,
+  completed_at INTEGER,
+  result TEXT,
+  PRIMARY KEY (${scopeKey}, key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE review_items (
+  id TEXT PRIMARY KEY,${scopeColumns},
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  proposal TEXT NOT NULL,
+  confidence REAL NOT NULL,
+  status TEXT NOT NULL,
+  access_level INTEGER NOT NULL,
+  provenance TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  decided_at INTEGER,
+  decided_by TEXT,
+  note TEXT
+) STRICT, WITHOUT ROWID;
+CREATE INDEX review_by_scope ON review_items (${scopeKey}, created_at);
+
+CREATE TABLE audit_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,${scopeColumns},
+  at INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  subject_type TEXT,
+  subject_id TEXT,
+  details TEXT NOT NULL
+) STRICT;
+CREATE INDEX audit_by_scope ON audit_log (${scopeKey}, at);
+
+-- One vec0 table per embedding size is created on first use; this lists them.
+CREATE TABLE vector_indexes (
+  dimensions INTEGER PRIMARY KEY,
+  table_name TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+
+-- Indexed vectors per tenant and size, to choose between exact and coarse-then-exact search.
+CREATE TABLE vector_partitions (
+  tenant TEXT NOT NULL,
+  dimensions INTEGER NOT NULL,
+  vectors INTEGER NOT NULL,
+  PRIMARY KEY (tenant, dimensions)
+) STRICT, WITHOUT ROWID;
+`,
+  },
+  {
+    version: 2,
+    description: 'full-text index over episodes (FTS5, porter + unicode61, BM25)',
+    sql: `
+-- Text as the keyword index reads it: scripts written without spaces (Han, Hiragana,
+-- Katakana) spaced out one character per term when the episode was stored, so a word inside a
+-- sentence still matches. Null when the text indexes as is.
+ALTER TABLE episodes ADD COLUMN search_text TEXT;
+
+-- The FTS table's external content. scope_key is the episode's exact scope as one token (hex,
+-- ending in a digit so the stemmer leaves it alone): a search ORs the tokens of the scopes the
+-- reader may see, so the index itself skips every other scope's rows.
+CREATE VIEW episodes_search (row_id, body, scope_key) AS
+  SELECT row_id, coalesce(search_text, text), ${SCOPE_TOKEN_SQL('')} FROM episodes;
+
+CREATE VIRTUAL TABLE episodes_fts USING fts5(
+  body,
+  scope_key,
+  content = 'episodes_search',
+  content_rowid = 'row_id',
+  tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+);
+
+CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
+  INSERT INTO episodes_fts (rowid, body, scope_key)
+  VALUES (new.row_id, coalesce(new.search_text, new.text), ${SCOPE_TOKEN_SQL('new.')});
+END;
+
+CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes BEGIN
+  INSERT INTO episodes_fts (episodes_fts, rowid, body, scope_key)
+  VALUES ('delete', old.row_id, coalesce(old.search_text, old.text), ${SCOPE_TOKEN_SQL('old.')});
+END;
+
+CREATE TRIGGER episodes_fts_update
+AFTER UPDATE OF text, search_text, tenant, org_id, user_id, agent_id, thread_id ON episodes BEGIN
+  INSERT INTO episodes_fts (episodes_fts, rowid, body, scope_key)
+  VALUES ('delete', old.row_id, coalesce(old.search_text, old.text), ${SCOPE_TOKEN_SQL('old.')});
+  INSERT INTO episodes_fts (rowid, body, scope_key)
+  VALUES (new.row_id, coalesce(new.search_text, new.text), ${SCOPE_TOKEN_SQL('new.')});
+END;
+
+-- Episodes stored before this migration.
+INSERT INTO episodes_fts (episodes_fts) VALUES ('rebuild');
+`,
+  },
+];
+
+/** The schema version this driver writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+const META_TABLE = 'strata_meta';
+
+/** The schema version stamped in `db`, or 0 for an empty database. */
+export function readSchemaVersion(db: DatabaseSync): number {
+  const table = db
+    .prepare("SELECT 1 AS found FROM sqlite_schema WHERE type = 'table' AND name = ?")
+    .get(META_TABLE);
+  if (!table) {
+    const other = db
+      .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .get() as { n: number };
+    if (other.n > 0) {
+      throw new StrataError({
+        code: 'schema_version',
+        message:
+          'This SQLite file already holds tables but no Strata schema version: it is not a Strata database. Point the store at another path.',
+      });
+    }
+    return 0;
+  }
+  const row = db.prepare(`SELECT value FROM ${META_TABLE} WHERE key = 'schema_version'`).get() as
+    | { value: string }
+    | undefined;
+  const version = row ? Number(row.value) : 0;
+  if (!Number.isInteger(version) || version < 0) {
+    throw new StrataError({
+      code: 'schema_version',
+      message: `The Strata database holds an unreadable schema version "${row?.value}".`,
+    });
+  }
+  return version;
+}
+
+function newerVersionError(found: number, supported: number): StrataError {
+  return new StrataError({
+    code: 'schema_version',
+    message: `This database was written by a newer version of @strata-memory/store-sqlite (schema version ${found}; this version knows up to ${supported}). Upgrade the package to open it.`,
+    details: { found, supported },
+  });
+}
+
+/**
+ * Brings `db` up to the last of `migrations`, all pending ones in one `BEGIN IMMEDIATE`
+ * transaction (so two processes opening a new file never both migrate it). Idempotent: an
+ * up-to-date database is only read, so it opens even while another process is writing. A
+ * database stamped with a newer version than `migrations` knows fails with `schema_version` and
+ * is not touched.
+ */
+export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIGRATIONS): number {
+  const target = migrations[migrations.length - 1]?.version ?? 0;
+  const seen = readSchemaVersion(db);
+  if (seen > target) throw newerVersionError(seen, target);
+  if (seen === target) return target;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const current = readSchemaVersion(db);
+    if (current > target) throw newerVersionError(current, target);
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.prepare(
+        `INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ).run(String(migration.version));
+    }
+    db.exec('COMMIT');
+    return target;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

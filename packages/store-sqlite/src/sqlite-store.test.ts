@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { StrataError } from '@strata-memory/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PATH, type SqliteStoreOptions, sqliteStore } from './index.ts';
+
+let folder: string;
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'strata-sqlite-store-'));
+});
+afterEach(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('sqliteStore', () => {
+  it('defaults to .strata/memory.db', () => {
+    expect(DEFAULT_PATH).toBe('.strata/memory.db');
+  });
+
+  it('creates missing folders, runs in WAL mode, and declares a persistent multi-process store', async () => {
+    const path = join(folder, 'nested', 'deeper', 'memory.db');
+    const store = sqliteStore({ path, name: 'agent-memory' });
+    expect(store.name).toBe('agent-memory');
+    expect(store.capabilities).toEqual({
+      keywordSearch: true,
+      vectorSearch: true,
+      keywordRanking: 'bm25',
+      transactions: true,
+      multiProcess: true,
+      persistent: true,
+    });
+    await store.state.set({ scope: { userId: 'u' }, key: 'k', value: 1 });
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+    const db = new DatabaseSync(path);
+    expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    db.close();
+  });
+
+  it('keeps an in-memory database for ":memory:", declared as not persistent', async () => {
+    const store = sqliteStore({ path: ':memory:' });
+    expect(store.capabilities).toMatchObject({ persistent: false, multiProcess: false });
+    await store.close();
+  });
+
+  it('enforces foreign keys: an edge never outlives its nodes', async () => {
+    const store = sqliteStore({ path: ':memory:' });
+    const scope = { userId: 'u' };
+    const provenance = { source: 'api' as const };
+    const a = await store.graph.upsertNode({ node: { scope, type: 'x', name: 'a', provenance } });
+    const b = await store.graph.upsertNode({ node: { scope, type: 'x', name: 'b', provenance } });
+    await store.graph.addEdge({ edge: { scope, from: a.id, to: b.id, relation: 'r', provenance } });
+    await store.graph.deleteNodes({ scope, ids: [b.id] });
+    expect((await store.graph.listEdges({ scope })).items).toEqual([]);
+    expect(await store.graph.findNodes({ scope, names: ['b'] })).toEqual([]);
+    await store.close();
+  });
+
+  it('rejects bad options with invalid_input before touching the disk', () => {
+    const bad: unknown[] = [
+      { vectorChunkSize: 12 },
+      { busyTimeoutMs: -1 },
+      { synchronous: 'off' },
+      { path: join(folder, 'x.db'), unknown: true },
+    ];
+    for (const options of bad) {
+      let caught: unknown;
+      try {
+        sqliteStore(options as SqliteStoreOptions);
+      } catch (error) {
+        caught = error;
+      }
+      expect(StrataError.hasCode(caught, 'invalid_input'), JSON.stringify(options)).toBe(true);
+    }
+    expect(existsSync(join(folder, 'x.db'))).toBe(false);
+  });
+
+  it('fails with store_unavailable when the file cannot be opened', () => {
+    let caught: unknown;
+    try {
+      sqliteStore({ path: folder });
+    } catch (error) {
+      caught = error;
+    }
+    expect(StrataError.hasCode(caught, 'store_unavailable')).toBe(true);
+  });
+});
