@@ -1,0 +1,495 @@
+/**
+ * Store benchmark: write throughput and search latency of the PostgreSQL store at 10k and 100k
+ * episodes, for a multi-tenant corpus and for one tenant holding everything. The corpus, shapes
+ * and queries are the SQLite store's benchmark's (same generator and seeds), so the two compare.
+ *
+ *   node --conditions=@strata-memory/source bench/bench.ts [--json] [--sizes=10000,100000]
+ *        [--queries=200] [--dimensions=384] [--url=postgres://…] [--bulk-from=20000]
+ *        [--keyword-ranking=bm25|ts_rank_cd] [--keep]
+ *
+ * The server is `--url`, else STRATA_PG_URL, else postgres://postgres@127.0.0.1:5432/test; each
+ * run uses fresh schemas and drops them at the end (unless --keep).
+ *
+ * Prints a table (or, with --json, one JSON document) of:
+ * - insert throughput, episodes/s, in batches of 500: text only, and with unit vectors (HNSW
+ *   index maintained on every insert); corpora of --bulk-from episodes or more are loaded the way
+ *   a bulk import should be, index dropped and rebuilt after the load (its build time reported);
+ * - p50/p95 ms of searchKeyword, searchVector (limit 20), and of the store work one recall does
+ *   (one keyword search, one vector search, a facts query and the recent messages, concurrently),
+ *   and of the engine's whole `memory.recall` (router, hybrid retrieval, fusion, budget, access
+ *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded;
+ * - the episodes table's size with its indexes.
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import {
+  createMemory,
+  type Embedder,
+  PORT_SPECIFICATION_VERSION,
+  type Scope,
+  type Store,
+} from '@strata-memory/core';
+import pg from 'pg';
+import { postgresStore } from '../src/index.ts';
+
+interface Args {
+  json: boolean;
+  sizes: number[];
+  queries: number;
+  dimensions: number;
+  url: string;
+  keep: boolean;
+  /** Corpora at least this large are loaded without the HNSW index, which is built afterwards. */
+  bulkFrom: number;
+  keywordRanking: 'bm25' | 'ts_rank_cd';
+}
+
+function parseCommandLine(argv: string[]): Args {
+  const value = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return {
+    json: argv.includes('--json'),
+    sizes: (value('sizes') ?? '10000,100000').split(',').map(Number),
+    queries: Number(value('queries') ?? 200),
+    dimensions: Number(value('dimensions') ?? 384),
+    url: value('url') ?? process.env.STRATA_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    keep: argv.includes('--keep'),
+    bulkFrom: Number(value('bulk-from') ?? 20_000),
+    keywordRanking: value('keyword-ranking') === 'ts_rank_cd' ? 'ts_rank_cd' : 'bm25',
+  };
+}
+
+// ------------------------------------------------------------------ deterministic corpus
+
+/** A small seeded PRNG (mulberry32), so every run builds the same corpus. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ner',
+  'sta',
+  'vo',
+  'ul',
+  'tri',
+  'pen',
+  'dor',
+  'qua',
+  'zel',
+  'fin',
+  'ro',
+  'besh',
+  'ty',
+];
+const FUNCTION_WORDS = [
+  'the',
+  'a',
+  'of',
+  'to',
+  'and',
+  'in',
+  'for',
+  'we',
+  'is',
+  'on',
+  'with',
+  'that',
+  'it',
+  'was',
+];
+
+/** A 5,000-word vocabulary drawn from with a Zipf distribution, like natural text. */
+function vocabulary(random: () => number): { words: string[]; draw: () => string } {
+  const words: string[] = [];
+  const seen = new Set<string>();
+  while (words.length < 5000) {
+    let word = '';
+    const parts = 2 + Math.floor(random() * 3);
+    for (let i = 0; i < parts; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+    if (!seen.has(word)) {
+      seen.add(word);
+      words.push(word);
+    }
+  }
+  const weights = words.map((_, i) => 1 / (i + 1));
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const w of weights) {
+    sum += w;
+    cumulative.push(sum);
+  }
+  const draw = () => {
+    const x = random() * sum;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo]!;
+  };
+  return { words, draw };
+}
+
+function sentence(random: () => number, draw: () => string): string {
+  const length = 8 + Math.floor(random() * 20);
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    out.push(random() < 0.35 ? FUNCTION_WORDS[Math.floor(random() * FUNCTION_WORDS.length)]! : draw());
+  }
+  if (random() < 0.3) out.push(`$${Math.floor(random() * 10_000)}`);
+  return out.join(' ');
+}
+
+function unitVector(random: () => number, dimensions: number): number[] {
+  const v = new Array<number>(dimensions);
+  let norm = 0;
+  for (let i = 0; i < dimensions; i++) {
+    // Sum of uniforms: close enough to Gaussian for direction sampling.
+    const x = random() + random() + random() - 1.5;
+    v[i] = x;
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm);
+  for (let i = 0; i < dimensions; i++) v[i]! /= norm;
+  return v;
+}
+
+interface Shape {
+  name: string;
+  tenants: number;
+  usersPerTenant: number;
+}
+
+const SHAPES: Shape[] = [
+  { name: '100 tenants', tenants: 100, usersPerTenant: 10 },
+  { name: '1 tenant', tenants: 1, usersPerTenant: 10 },
+];
+
+function scopeOf(shape: Shape, index: number): Scope {
+  const tenant = index % shape.tenants;
+  const user = Math.floor(index / shape.tenants) % shape.usersPerTenant;
+  return { orgId: `org-${tenant}`, userId: `user-${tenant}-${user}` };
+}
+
+// ------------------------------------------------------------------ measurements
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;
+}
+
+function summarize(times: number[]): { p50: number; p95: number; mean: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    p50: round(percentile(sorted, 0.5)),
+    p95: round(percentile(sorted, 0.95)),
+    mean: round(times.reduce((a, b) => a + b, 0) / times.length),
+  };
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+const BATCH = 500;
+
+async function fill(args: {
+  store: Store;
+  shape: Shape;
+  size: number;
+  dimensions: number | undefined;
+  seed: number;
+  /** Drop the HNSW index after the first batch; the caller rebuilds it. */
+  afterFirstBatch?: () => Promise<void>;
+}): Promise<number> {
+  const random = prng(args.seed);
+  const { draw } = vocabulary(prng(7));
+  const t0 = Date.UTC(2024, 0, 1);
+  let elapsed = 0;
+  for (let start = 0; start < args.size; start += BATCH) {
+    const episodes: Parameters<Store['episodes']['put']>[0]['episodes'] = [];
+    for (let i = start; i < Math.min(args.size, start + BATCH); i++) {
+      episodes.push({
+        id: `ep-${i}`,
+        scope: scopeOf(args.shape, i),
+        text: sentence(random, draw),
+        occurredAt: t0 + i * 60_000,
+        provenance: { source: 'observation' as const, at: t0 + i * 60_000 },
+        ...(args.dimensions ? { embedding: unitVector(random, args.dimensions) } : {}),
+      });
+    }
+    elapsed += await timed(() => args.store.episodes.put({ episodes }));
+    if (start === 0) await args.afterFirstBatch?.();
+  }
+  return Math.round(args.size / (elapsed / 1000));
+}
+
+/** Drops the per-dimension HNSW index and returns a function that rebuilds it, timed in seconds. */
+async function deferIndex(
+  admin: pg.Pool,
+  schema: string,
+  dimensions: number,
+): Promise<() => Promise<number>> {
+  const name = `episodes_hnsw_${dimensions}`;
+  const found = await admin.query<{ def: string }>(
+    `SELECT pg_get_indexdef(format('%I.%I', $1::text, $2::text)::regclass) AS def`,
+    [schema, name],
+  );
+  const definition = found.rows[0]!.def;
+  await admin.query(`DROP INDEX "${schema}"."${name}"`);
+  return async () => {
+    const client = await admin.connect();
+    try {
+      await client.query("SET maintenance_work_mem = '2GB'");
+      const start = performance.now();
+      await client.query(definition);
+      return Math.round((performance.now() - start) / 100) / 10;
+    } finally {
+      client.release();
+    }
+  };
+}
+
+async function addRecallContext(store: Store, shape: Shape): Promise<void> {
+  for (let tenant = 0; tenant < shape.tenants; tenant++) {
+    const scope = scopeOf(shape, tenant);
+    for (let f = 0; f < 20; f++) {
+      await store.facts.insert({
+        fact: {
+          scope,
+          entityType: 'project',
+          entityId: `project-${f % 5}`,
+          key: `attribute ${f}`,
+          value: f,
+          provenance: { source: 'api' },
+        },
+      });
+    }
+    await store.threads.appendMessages({
+      scope: { ...scope, threadId: 'main' },
+      messages: Array.from({ length: 50 }, (_, m) => ({ role: 'user' as const, content: `message ${m}` })),
+    });
+  }
+}
+
+interface SearchNumbers {
+  keyword: ReturnType<typeof summarize>;
+  vector: ReturnType<typeof summarize>;
+  recall: ReturnType<typeof summarize>;
+  engineRecall: ReturnType<typeof summarize>;
+  keywordHitsMean: number;
+}
+
+/** An embedder that answers from precomputed vectors, so recall timings exclude embedding. */
+function precomputedEmbedder(vectors: Map<string, number[]>, dimensions: number): Embedder {
+  return {
+    specificationVersion: PORT_SPECIFICATION_VERSION,
+    id: 'precomputed',
+    dimensions,
+    maxBatchSize: 64,
+    async embed({ texts }) {
+      return texts.map(
+        (text) => vectors.get(text) ?? new Array<number>(dimensions).fill(1 / Math.sqrt(dimensions)),
+      );
+    },
+  };
+}
+
+async function searches(store: Store, shape: Shape, args: Args, seed: number): Promise<SearchNumbers> {
+  const random = prng(seed);
+  const { draw } = vocabulary(prng(7));
+  const queries = Array.from({ length: args.queries + 20 }, (_, q) => {
+    const scope = { ...scopeOf(shape, Math.floor(random() * 1_000_000)), threadId: 'main' };
+    const words = Array.from({ length: 3 + Math.floor(random() * 4) }, () =>
+      random() < 0.3 ? FUNCTION_WORDS[Math.floor(random() * FUNCTION_WORDS.length)] : draw(),
+    );
+    return {
+      scope,
+      text: `what did we say about ${words.join(' ')}?`,
+      vector: unitVector(random, args.dimensions),
+      q,
+    };
+  });
+  const keyword: number[] = [];
+  const vector: number[] = [];
+  const recall: number[] = [];
+  const engineRecall: number[] = [];
+  const memory = createMemory({
+    store,
+    embedder: precomputedEmbedder(new Map(queries.map((q) => [q.text, q.vector])), args.dimensions),
+  });
+  let hits = 0;
+  for (const query of queries) {
+    const warm = query.q < 20;
+    const k = await timed(async () => {
+      const found = await store.episodes.searchKeyword({ scope: query.scope, query: query.text, limit: 20 });
+      if (!warm) hits += found.length;
+    });
+    const v = await timed(() =>
+      store.episodes.searchVector({ scope: query.scope, vector: query.vector, limit: 20 }),
+    );
+    const r = await timed(() =>
+      Promise.all([
+        store.episodes.searchKeyword({ scope: query.scope, query: query.text, limit: 20 }),
+        store.episodes.searchVector({ scope: query.scope, vector: query.vector, limit: 20 }),
+        store.facts.find({ scope: query.scope, limit: 50 }),
+        store.threads.listMessages({ scope: query.scope, order: 'desc', limit: 20 }),
+      ]),
+    );
+    const e = await timed(() => memory.recall(query.scope, { query: query.text }));
+    if (warm) continue;
+    keyword.push(k);
+    vector.push(v);
+    recall.push(r);
+    engineRecall.push(e);
+  }
+  return {
+    keyword: summarize(keyword),
+    vector: summarize(vector),
+    recall: summarize(recall),
+    engineRecall: summarize(engineRecall),
+    keywordHitsMean: Math.round((hits / args.queries) * 10) / 10,
+  };
+}
+
+async function serverInfo(admin: pg.Pool): Promise<{ postgres: string; pgvector: string }> {
+  const result = await admin.query<{ postgres: string; pgvector: string | null }>(
+    `SELECT current_setting('server_version') AS postgres,
+            (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector`,
+  );
+  return { postgres: result.rows[0]!.postgres, pgvector: result.rows[0]!.pgvector ?? 'not installed' };
+}
+
+async function tableMiB(admin: pg.Pool, schema: string): Promise<number> {
+  const result = await admin.query<{ bytes: string }>(
+    `SELECT pg_total_relation_size(format('%I.episodes', $1::text)) AS bytes`,
+    [schema],
+  );
+  return Math.round(Number(result.rows[0]!.bytes) / 2 ** 20);
+}
+
+async function main(): Promise<void> {
+  const args = parseCommandLine(process.argv.slice(2));
+  const admin = new pg.Pool({ connectionString: args.url, max: 2 });
+  const log = (line: string) => {
+    if (!args.json) console.log(line);
+  };
+  const cpu = cpus();
+  const machine = {
+    loadAverageAtStart: loadavg().map((x) => Math.round(x * 10) / 10),
+    cpus: cpu.length,
+    cpuModel: cpu[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    ...(await serverInfo(admin)),
+  };
+  log(
+    `keyword ranking ${args.keywordRanking}; machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres}, pgvector ${machine.pgvector} (same machine)`,
+  );
+  const schemas: string[] = [];
+  const fresh = (label: string) => {
+    const name = `bench_${process.pid}_${label}`;
+    schemas.push(name);
+    return name;
+  };
+  const results: Array<Record<string, unknown>> = [];
+  try {
+    for (const size of args.sizes) {
+      for (const shape of SHAPES) {
+        const label = `${size}_${shape.tenants}`;
+        const textOnly = postgresStore({ connectionString: args.url, schema: fresh(`text_${label}`) });
+        const insertText = await fill({ store: textOnly, shape, size, dimensions: undefined, seed: 1 });
+        await textOnly.close();
+
+        const schema = fresh(`full_${label}`);
+        const store = postgresStore({
+          connectionString: args.url,
+          schema,
+          keywordRanking: args.keywordRanking,
+        });
+        const bulk = size >= args.bulkFrom;
+        let rebuild: (() => Promise<number>) | undefined;
+        const insertVectors = await fill({
+          store,
+          shape,
+          size,
+          dimensions: args.dimensions,
+          seed: 1,
+          ...(bulk
+            ? {
+                afterFirstBatch: async () => {
+                  rebuild = await deferIndex(admin, schema, args.dimensions);
+                },
+              }
+            : {}),
+        });
+        const indexBuildSeconds = rebuild ? await rebuild() : undefined;
+        await addRecallContext(store, shape);
+        // What autovacuum does after a load: statistics, and the visibility map index-only scans use.
+        await admin.query(`VACUUM (ANALYZE) "${schema}".episodes`);
+        const numbers = await searches(store, shape, args, 99);
+        await store.close();
+        const mib = await tableMiB(admin, schema);
+        const result = {
+          episodes: size,
+          shape: shape.name,
+          insertPerSecondText: insertText,
+          insertPerSecondVectors: insertVectors,
+          vectorLoad: bulk
+            ? 'bulk: HNSW index built after the load'
+            : 'HNSW index maintained on every insert',
+          ...(indexBuildSeconds === undefined ? {} : { indexBuildSeconds }),
+          dimensions: args.dimensions,
+          episodesTableMiB: mib,
+          ...numbers,
+        };
+        results.push(result);
+        log(
+          `${String(size).padStart(7)} episodes, ${shape.name.padEnd(11)} | insert ${insertText} ep/s text, ${insertVectors} ep/s with ${args.dimensions}-d vectors${
+            indexBuildSeconds === undefined ? '' : ` (index built after: ${indexBuildSeconds} s)`
+          } | ` +
+            `keyword p50 ${numbers.keyword.p50} ms p95 ${numbers.keyword.p95} ms (${numbers.keywordHitsMean} hits) | ` +
+            `vector p50 ${numbers.vector.p50} ms p95 ${numbers.vector.p95} ms | ` +
+            `recall store work p50 ${numbers.recall.p50} ms p95 ${numbers.recall.p95} ms | ` +
+            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ${mib} MiB`,
+        );
+      }
+    }
+  } finally {
+    if (!args.keep)
+      for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+  const loadAverageAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
+  log(
+    `load average (1, 5, 15 min) at start ${machine.loadAverageAtStart.join(', ')}, at end ${loadAverageAtEnd.join(', ')}`,
+  );
+  if (args.json) {
+    console.log(
+      JSON.stringify(
+        {
+          machine: { ...machine, loadAverageAtEnd },
+          queries: args.queries,
+          keywordRanking: args.keywordRanking,
+          results,
+        },
+        null,
+        2,
+      ),
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,278 @@
+import {
+  conflict,
+  type FactDriver,
+  type FactRecord,
+  type FactStatus,
+  notFound,
+  type Scope,
+  tenantOf,
+} from '@strata-memory/core';
+import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
+import { Params } from '../sql/params.ts';
+import {
+  accessSql,
+  exactScopeSql,
+  SCOPE_COLUMN_LIST,
+  scopeValuesSql,
+  visibleSql,
+} from '../sql/scope-filter.ts';
+import type { Database } from './database.ts';
+import {
+  compact,
+  int,
+  jsonOf,
+  metadataOf,
+  optionalInt,
+  optionalText,
+  type ScopeRow,
+  scopeOfRow,
+} from './rows.ts';
+
+interface FactRow extends ScopeRow {
+  id: string;
+  entity_type: string;
+  entity_id: string;
+  key: string;
+  value: unknown;
+  confidence: number;
+  status: FactStatus;
+  valid_from: unknown;
+  valid_to: unknown;
+  version: number;
+  supersedes: string | null;
+  superseded_by: string | null;
+  last_confirmed_at: unknown;
+  access_level: number;
+  provenance: unknown;
+  created_at: unknown;
+  metadata: unknown;
+}
+
+const COLUMNS = `${SCOPE_COLUMN_LIST}, id, entity_type, entity_id, key, value, confidence, status, valid_from, valid_to,
+  version, supersedes, superseded_by, last_confirmed_at, access_level, provenance, created_at, metadata`;
+
+const CURRENT = `status IN ('active', 'stale')`;
+const isCurrent = (fact: FactRecord) => fact.status === 'active' || fact.status === 'stale';
+/** How specific the row's scope is (levels set), for `history`'s ancestors-first order. */
+const DEPTH = `((org_id <> '')::int + (user_id <> '')::int + (agent_id <> '')::int + (thread_id <> '')::int)`;
+
+function factOf(row: FactRow): FactRecord {
+  return compact({
+    id: row.id,
+    scope: scopeOfRow(row),
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    key: row.key,
+    value: jsonOf(row.value),
+    confidence: Number(row.confidence),
+    status: row.status,
+    validFrom: int(row.valid_from),
+    validTo: optionalInt(row.valid_to),
+    version: Number(row.version),
+    supersedes: optionalText(row.supersedes),
+    supersededBy: optionalText(row.superseded_by),
+    lastConfirmedAt: int(row.last_confirmed_at),
+    accessLevel: Number(row.access_level),
+    provenance: row.provenance as FactRecord['provenance'],
+    createdAt: int(row.created_at),
+    metadata: metadataOf(row.metadata),
+  });
+}
+
+function insertSql(schema: string, fact: FactRecord, p: Params): string {
+  return `INSERT INTO ${schema}.facts (${COLUMNS})
+    VALUES (${scopeValuesSql(fact.scope, p)}, ${p.add(fact.id)}, ${p.add(fact.entityType)}, ${p.add(fact.entityId)},
+      ${p.add(fact.key)}, ${p.json(fact.value)}, ${p.add(fact.confidence)}, ${p.add(fact.status)}, ${p.add(fact.validFrom)},
+      ${p.add(fact.validTo ?? null)}, ${p.add(fact.version)}, ${p.add(fact.supersedes ?? null)},
+      ${p.add(fact.supersededBy ?? null)}, ${p.add(fact.lastConfirmedAt)}, ${p.add(fact.accessLevel)},
+      ${p.json(fact.provenance)}, ${p.add(fact.createdAt)}, ${p.json(fact.metadata)})
+    ON CONFLICT DO NOTHING RETURNING id`;
+}
+
+export function factDriver(db: Database): FactDriver {
+  async function idTaken(schema: string, scope: Scope, id: string): Promise<boolean> {
+    const result = await db.query(`SELECT 1 FROM ${schema}.facts WHERE tenant_id = $1 AND id = $2`, [
+      tenantOf(scope),
+      id,
+    ]);
+    return result.rowCount > 0;
+  }
+
+  async function lockVisible(schema: string, scope: Scope, id: string): Promise<FactRecord> {
+    const p = new Params();
+    const result = await db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)} FOR UPDATE`,
+      p.values,
+    );
+    if (!result.rows[0]) throw notFound('fact', id);
+    return factOf(result.rows[0]);
+  }
+
+  return {
+    async insert({ fact }) {
+      const { schema } = await db.names();
+      return db.atomic(async () => {
+        const keyParams = new Params();
+        const keyWhere = `${exactScopeSql(fact.scope, keyParams)} AND entity_type = ${keyParams.add(fact.entityType)}
+          AND entity_id = ${keyParams.add(fact.entityId)} AND key = ${keyParams.add(fact.key)}`;
+        const highest = await db.query<{ version: number | null }>(
+          `SELECT max(version) AS version FROM ${schema}.facts WHERE ${keyWhere}`,
+          keyParams.values,
+        );
+        const record = compact({
+          ...fact,
+          status: 'active',
+          version: (highest.rows[0]?.version ?? 0) + 1,
+        }) as FactRecord;
+        const p = new Params();
+        const inserted = await db.query(insertSql(schema, record, p), p.values);
+        if (inserted.rowCount > 0) return record;
+        if (await idTaken(schema, fact.scope, fact.id))
+          throw conflict(`fact "${fact.id}" already exists`, { id: fact.id });
+        // The partial unique index on the current version said no: another version is current
+        // (possibly written by a concurrent caller a moment ago).
+        const current = await db.query<{ id: string }>(
+          `SELECT id FROM ${schema}.facts WHERE ${keyWhere} AND ${CURRENT}`,
+          keyParams.values,
+        );
+        const currentId = current.rows[0]?.id;
+        throw conflict(
+          `a current fact already exists for ${fact.entityType} "${fact.entityId}" ${fact.key} in this scope: supersede "${currentId}" instead`,
+          { currentId },
+        );
+      });
+    },
+
+    async supersede({ scope, id, expectedVersion, next, at }) {
+      const { schema } = await db.names();
+      return db.atomic(async () => {
+        // The row lock makes a second writer wait, then see the version this one wrote: it gets
+        // `conflict` instead of silently overwriting (optimistic concurrency, no lost update).
+        const previous = await lockVisible(schema, scope, id);
+        if (!isCurrent(previous)) {
+          throw conflict(`fact "${id}" is no longer current (status ${previous.status})`, {
+            id,
+            supersededBy: previous.supersededBy,
+          });
+        }
+        if (expectedVersion !== undefined && previous.version !== expectedVersion) {
+          throw conflict(`fact "${id}" is at version ${previous.version}, not ${expectedVersion}`, {
+            id,
+            version: previous.version,
+          });
+        }
+        const ended: FactRecord = { ...previous, status: 'superseded', validTo: at, supersededBy: next.id };
+        const end = new Params();
+        await db.query(
+          `UPDATE ${schema}.facts SET status = 'superseded', valid_to = ${end.add(at)}, superseded_by = ${end.add(next.id)}
+            WHERE tenant_id = ${end.add(tenantOf(previous.scope))} AND id = ${end.add(id)}`,
+          end.values,
+        );
+        const current = compact({
+          id: next.id,
+          scope: previous.scope,
+          entityType: previous.entityType,
+          entityId: previous.entityId,
+          key: previous.key,
+          value: next.value,
+          confidence: next.confidence,
+          status: 'active',
+          validFrom: at,
+          version: previous.version + 1,
+          supersedes: previous.id,
+          lastConfirmedAt: at,
+          accessLevel: next.accessLevel ?? previous.accessLevel,
+          provenance: next.provenance,
+          createdAt: at,
+          metadata: next.metadata,
+        }) as FactRecord;
+        const p = new Params();
+        const inserted = await db.query(insertSql(schema, current, p), p.values);
+        if (inserted.rowCount === 0) throw conflict(`fact "${next.id}" already exists`, { id: next.id });
+        return { previous: ended, current };
+      });
+    },
+
+    async get({ scope, ids, accessLevel }) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const where = [visibleSql(scope, p), `id = ANY(${p.texts(ids)})`, ...accessSql(accessLevel, p)];
+      const result = await db.query<FactRow>(
+        `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${where.join(' AND ')}`,
+        p.values,
+      );
+      const byId = new Map(result.rows.map((row) => [row.id, factOf(row)]));
+      return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async find({ scope, accessLevel, entityType, entityId, key, status, limit, cursor }) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const where = [visibleSql(scope, p), `status = ANY(${p.texts(status)})`, ...accessSql(accessLevel, p)];
+      if (entityType !== undefined) where.push(`entity_type = ${p.add(entityType)}`);
+      if (entityId !== undefined) where.push(`entity_id = ${p.add(entityId)}`);
+      if (key !== undefined) where.push(`key = ${p.add(key)}`);
+      if (cursor !== undefined) {
+        const [createdAt, id] = decodeCursor('facts', cursor, ['number', 'string']);
+        where.push(`(created_at, id) < (${p.add(createdAt)}, ${p.add(id)})`);
+      }
+      const result = await db.query<FactRow>(
+        `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${where.join(' AND ')}
+          ORDER BY created_at DESC, id DESC LIMIT ${p.add(limit + 1)}`,
+        p.values,
+      );
+      return pageOf(result.rows, limit, factOf, (row) =>
+        encodeCursor('facts', [int(row.created_at), row.id]),
+      );
+    },
+
+    async history({ scope, accessLevel, entityType, entityId, key }) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const where = [
+        visibleSql(scope, p),
+        `entity_type = ${p.add(entityType)}`,
+        `entity_id = ${p.add(entityId)}`,
+        `key = ${p.add(key)}`,
+        ...accessSql(accessLevel, p),
+      ];
+      const result = await db.query<FactRow>(
+        `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${where.join(' AND ')} ORDER BY ${DEPTH}, version, id`,
+        p.values,
+      );
+      return result.rows.map(factOf);
+    },
+
+    async update({ scope, id, patch }) {
+      const { schema } = await db.names();
+      return db.atomic(async () => {
+        const fact = await lockVisible(schema, scope, id);
+        if (!isCurrent(fact)) {
+          throw conflict(`fact "${id}" is ${fact.status}; only a current fact can be updated`, { id });
+        }
+        const p = new Params();
+        const result = await db.query<FactRow>(
+          `UPDATE ${schema}.facts
+              SET status = COALESCE(${p.add(patch.status ?? null)}, status),
+                  last_confirmed_at = COALESCE(${p.add(patch.lastConfirmedAt ?? null)}::bigint, last_confirmed_at),
+                  confidence = COALESCE(${p.add(patch.confidence ?? null)}::float8, confidence),
+                  metadata = metadata || ${p.json(patch.metadata ?? {})}
+            WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)}
+            RETURNING ${COLUMNS}`,
+          p.values,
+        );
+        return factOf(result.rows[0]!);
+      });
+    },
+
+    async delete({ scope, ids }) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const result = await db.query(
+        `DELETE FROM ${schema}.facts WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)})`,
+        p.values,
+      );
+      return { deleted: result.rowCount };
+    },
+  };
+}

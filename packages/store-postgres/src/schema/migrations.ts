@@ -1,0 +1,236 @@
+/**
+ * The versioned schema. Each migration is a list of single statements (PGlite runs one statement
+ * per call) applied in one transaction; `schema_migrations` records which ran. Never edit a
+ * released migration: add the next one.
+ *
+ * Every table leads with `tenant_id` (the scope's tenant root, see core's `tenantOf`) in its
+ * primary key and in every index but one (`threads_by_id`, for `threads.lookup`), so a table can be distributed by tenant (Citus
+ * `create_distributed_table('<schema>.episodes', 'tenant_id')`) and every read is a single-shard
+ * query. Scope levels are NOT NULL with `''` for an unset level, so they index and compare
+ * like any other column. Ids and keys use the "C" collation: byte order, the same order the
+ * in-memory reference store sorts by.
+ */
+
+export interface SchemaNames {
+  /** The quoted schema holding Strata's tables. */
+  schema: string;
+  /** The quoted schema holding the pgvector extension (its type and operators). */
+  vector: string;
+}
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements(names: SchemaNames): string[];
+}
+
+const SCOPE_COLUMNS = `
+  tenant_id text COLLATE "C" NOT NULL,
+  org_id text COLLATE "C" NOT NULL DEFAULT '',
+  user_id text COLLATE "C" NOT NULL DEFAULT '',
+  agent_id text COLLATE "C" NOT NULL DEFAULT '',
+  thread_id text COLLATE "C" NOT NULL DEFAULT ''`;
+
+const SCOPE_KEY = 'tenant_id, org_id, user_id, agent_id, thread_id';
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'tables and indexes',
+    statements: ({ schema: s, vector: v }) => [
+      // ------------------------------------------------------------ threads and messages
+      `CREATE TABLE ${s}.threads (${SCOPE_COLUMNS},
+        title text,
+        metadata jsonb NOT NULL,
+        summary text,
+        summarized_through_seq bigint,
+        next_seq bigint NOT NULL DEFAULT 1,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (${SCOPE_KEY}))`,
+      `CREATE INDEX threads_recent ON ${s}.threads (tenant_id, updated_at DESC)`,
+      // threads.lookup finds a thread id in any tenant: the one index not led by the tenant.
+      `CREATE INDEX threads_by_id ON ${s}.threads (thread_id)`,
+      `CREATE TABLE ${s}.messages (${SCOPE_COLUMNS},
+        seq bigint NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        role text NOT NULL,
+        content text NOT NULL,
+        name text,
+        tool_calls jsonb,
+        tool_call_id text,
+        created_at bigint NOT NULL,
+        metadata jsonb NOT NULL,
+        PRIMARY KEY (${SCOPE_KEY}, seq),
+        UNIQUE (${SCOPE_KEY}, id))`,
+
+      // ------------------------------------------------------------ episodes
+      // fillfactor 70: free space in every page lets the frequent small updates (recordAccess after
+      // each recall, importance and status changes) be HOT, rewritten within their page with no
+      // new index entries, least of all in the costly HNSW index.
+      `CREATE TABLE ${s}.episodes (${SCOPE_COLUMNS},
+        id text COLLATE "C" NOT NULL,
+        text text NOT NULL,
+        role text,
+        speaker text,
+        occurred_at bigint NOT NULL,
+        created_at bigint NOT NULL,
+        importance double precision NOT NULL,
+        access_count integer NOT NULL,
+        last_accessed_at bigint,
+        embedding double precision[],
+        embedding_f4 ${v}.vector,
+        dims integer,
+        content_hash text COLLATE "C" NOT NULL,
+        status text NOT NULL,
+        merged_into text,
+        access_level integer NOT NULL,
+        provenance jsonb NOT NULL,
+        metadata jsonb NOT NULL,
+        search tsvector NOT NULL,
+        doc_length integer NOT NULL,
+        PRIMARY KEY (tenant_id, id),
+        CHECK ((embedding IS NULL AND embedding_f4 IS NULL AND dims IS NULL) OR cardinality(embedding) = dims))
+        WITH (fillfactor = 70)`,
+      // Listing by time (and the time window of searches).
+      `CREATE INDEX episodes_timeline ON ${s}.episodes (tenant_id, occurred_at, id)`,
+      // Exact-scope reads: findByHash, counts, and the bounded count that picks exact or HNSW vector
+      // search (dims and status included so it is answered from the index alone).
+      `CREATE INDEX episodes_scope ON ${s}.episodes (${SCOPE_KEY}, content_hash) INCLUDE (dims, status)`,
+      // Vector indexes are HNSW per dimension over \`embedding_f4::vector(dims)\`, made when a
+      // dimension first appears (see search/vector-indexes.ts). \`embedding\` keeps the exact float64
+      // values callers get back (large, so TOASTed out of line); \`embedding_f4\` is pgvector's float4
+      // copy, half the size and stored in the row, which every distance is computed on.
+      // Keyword search: a GIN index led by the tenant (btree_gin), so a search only ever reads the
+      // reader's tenant's postings.
+      `CREATE INDEX episodes_search ON ${s}.episodes USING gin (tenant_id, search)`,
+
+      // BM25's collection statistics per tenant: episode count and total terms, kept in a few
+      // slots per tenant (a writer adds to a random one) so concurrent writers of one tenant rarely
+      // wait on the same row; a search sums the slots.
+      `CREATE TABLE ${s}.keyword_stats (
+        tenant_id text COLLATE "C" NOT NULL,
+        slot smallint NOT NULL,
+        documents bigint NOT NULL,
+        terms bigint NOT NULL,
+        PRIMARY KEY (tenant_id, slot))`,
+
+      // ------------------------------------------------------------ facts
+      `CREATE TABLE ${s}.facts (${SCOPE_COLUMNS},
+        id text COLLATE "C" NOT NULL,
+        entity_type text COLLATE "C" NOT NULL,
+        entity_id text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        value jsonb NOT NULL,
+        confidence double precision NOT NULL,
+        status text NOT NULL,
+        valid_from bigint NOT NULL,
+        valid_to bigint,
+        version integer NOT NULL,
+        supersedes text COLLATE "C",
+        superseded_by text COLLATE "C",
+        last_confirmed_at bigint NOT NULL,
+        access_level integer NOT NULL,
+        provenance jsonb NOT NULL,
+        created_at bigint NOT NULL,
+        metadata jsonb NOT NULL,
+        PRIMARY KEY (tenant_id, id))`,
+      // At most one current (active or stale) version per key and exact scope: the partial unique
+      // index that turns a lost race between two writers into a unique violation (`conflict`).
+      `CREATE UNIQUE INDEX facts_current ON ${s}.facts (${SCOPE_KEY}, entity_type, entity_id, key)
+        WHERE status IN ('active', 'stale')`,
+      `CREATE UNIQUE INDEX facts_versions ON ${s}.facts (${SCOPE_KEY}, entity_type, entity_id, key, version)`,
+      `CREATE INDEX facts_by_entity ON ${s}.facts (tenant_id, entity_type, entity_id, key)`,
+      `CREATE INDEX facts_recent ON ${s}.facts (tenant_id, created_at DESC, id DESC)`,
+
+      // ------------------------------------------------------------ graph
+      `CREATE TABLE ${s}.nodes (${SCOPE_COLUMNS},
+        id text COLLATE "C" NOT NULL,
+        type text COLLATE "C" NOT NULL,
+        name text NOT NULL,
+        name_key text COLLATE "C" NOT NULL,
+        aliases jsonb NOT NULL,
+        name_keys text[] COLLATE "C" NOT NULL,
+        properties jsonb NOT NULL,
+        status text NOT NULL,
+        access_level integer NOT NULL,
+        provenance jsonb NOT NULL,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (tenant_id, id))`,
+      `CREATE UNIQUE INDEX nodes_identity ON ${s}.nodes (${SCOPE_KEY}, type, name_key)`,
+      `CREATE INDEX nodes_listing ON ${s}.nodes (tenant_id, created_at, id)`,
+      // findNodes: normalised name or any alias.
+      `CREATE INDEX nodes_names ON ${s}.nodes USING gin (tenant_id, name_keys)`,
+      `CREATE TABLE ${s}.edges (${SCOPE_COLUMNS},
+        id text COLLATE "C" NOT NULL,
+        from_id text COLLATE "C" NOT NULL,
+        to_id text COLLATE "C" NOT NULL,
+        relation text COLLATE "C" NOT NULL,
+        properties jsonb NOT NULL,
+        confidence double precision NOT NULL,
+        status text NOT NULL,
+        valid_from bigint NOT NULL,
+        valid_to bigint,
+        access_level integer NOT NULL,
+        provenance jsonb NOT NULL,
+        created_at bigint NOT NULL,
+        PRIMARY KEY (tenant_id, id))`,
+      // Traversal walks both ways.
+      `CREATE INDEX edges_out ON ${s}.edges (tenant_id, from_id)`,
+      `CREATE INDEX edges_in ON ${s}.edges (tenant_id, to_id)`,
+      `CREATE INDEX edges_listing ON ${s}.edges (tenant_id, created_at, id)`,
+      `CREATE UNIQUE INDEX edges_active ON ${s}.edges (${SCOPE_KEY}, from_id, to_id, relation)
+        WHERE status = 'active'`,
+
+      // ------------------------------------------------------------ state, ledger
+      `CREATE TABLE ${s}.state (${SCOPE_COLUMNS},
+        key text COLLATE "C" NOT NULL,
+        value jsonb NOT NULL,
+        version integer NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (${SCOPE_KEY}, key))`,
+      `CREATE TABLE ${s}.ledger (${SCOPE_COLUMNS},
+        key text COLLATE "C" NOT NULL,
+        status text NOT NULL,
+        owner text COLLATE "C" NOT NULL,
+        claimed_at bigint NOT NULL,
+        lease_until bigint NOT NULL,
+        completed_at bigint,
+        result jsonb,
+        PRIMARY KEY (${SCOPE_KEY}, key))`,
+
+      // ------------------------------------------------------------ review queue, audit log
+      `CREATE TABLE ${s}.review_items (${SCOPE_COLUMNS},
+        id text COLLATE "C" NOT NULL,
+        kind text NOT NULL,
+        reason text NOT NULL,
+        proposal jsonb NOT NULL,
+        confidence double precision NOT NULL,
+        status text NOT NULL,
+        access_level integer NOT NULL,
+        provenance jsonb NOT NULL,
+        created_at bigint NOT NULL,
+        decided_at bigint,
+        decided_by text,
+        note text,
+        PRIMARY KEY (tenant_id, id))`,
+      `CREATE INDEX review_queue ON ${s}.review_items (tenant_id, status, created_at, id)`,
+      `CREATE TABLE ${s}.audit_log (${SCOPE_COLUMNS},
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        id text COLLATE "C" NOT NULL,
+        at bigint NOT NULL,
+        action text COLLATE "C" NOT NULL,
+        actor text NOT NULL,
+        subject_type text,
+        subject_id text COLLATE "C",
+        details jsonb NOT NULL,
+        PRIMARY KEY (tenant_id, seq),
+        UNIQUE (tenant_id, id))`,
+      `CREATE INDEX audit_timeline ON ${s}.audit_log (tenant_id, at, seq)`,
+    ],
+  },
+];
+
+/** The newest schema version this driver knows. */
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

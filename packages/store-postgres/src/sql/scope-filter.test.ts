@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { Params } from './params.ts';
+import { exactScopeSql, subtreeSql, visibleSql } from './scope-filter.ts';
+
+describe('visibleSql', () => {
+  it('lets a thread read its own level and every ancestor, never a sibling', () => {
+    const p = new Params();
+    const sql = visibleSql({ orgId: 'acme', userId: 'ann', threadId: 't1' }, p);
+    expect(sql).toBe(
+      "tenant_id = $1 AND org_id IN ('', $2) AND user_id IN ('', $3) AND agent_id = '' AND thread_id IN ('', $4)",
+    );
+    expect(p.values).toEqual(['org:acme', 'acme', 'ann', 't1']);
+  });
+
+  it('requires unset levels of the reader to be unset on the row', () => {
+    const p = new Params();
+    expect(visibleSql({ userId: 'u' }, p, 'e')).toBe(
+      "e.tenant_id = $1 AND e.org_id = '' AND e.user_id IN ('', $2) AND e.agent_id = '' AND e.thread_id = ''",
+    );
+    expect(p.values).toEqual(['user:u', 'u']);
+  });
+
+  it('never splices values into the SQL text', () => {
+    const p = new Params();
+    const sql = visibleSql({ userId: "x' OR '1'='1" }, p);
+    expect(sql).not.toContain('OR');
+    expect(p.values).toContain("x' OR '1'='1");
+  });
+});
+
+describe('subtreeSql and exactScopeSql', () => {
+  it('subtree matches the levels set and leaves the others free', () => {
+    const p = new Params();
+    expect(subtreeSql({ orgId: 'acme', userId: 'ann' }, p)).toBe(
+      'tenant_id = $1 AND org_id = $2 AND user_id = $3',
+    );
+    expect(p.values).toEqual(['org:acme', 'acme', 'ann']);
+  });
+
+  it('exact scope pins all five columns', () => {
+    const p = new Params();
+    expect(exactScopeSql({ agentId: 'a' }, p)).toBe(
+      'tenant_id = $1 AND org_id = $2 AND user_id = $3 AND agent_id = $4 AND thread_id = $5',
+    );
+    expect(p.values).toEqual(['agent:a', '', '', 'a', '']);
+  });
+});

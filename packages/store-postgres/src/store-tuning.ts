@@ -1,0 +1,63 @@
+import { z } from 'zod/v4';
+import { checkSchemaName } from './schema/identifiers.ts';
+
+/** Tuning shared by every way of opening the store. */
+export interface StoreTuning {
+  /** Schema holding Strata's tables; several stores can share a database in separate schemas. Default `strata`. */
+  schema?: string;
+  /** Shown in errors and `store.name`. Default `postgres`. */
+  name?: string;
+  /**
+   * How keyword matches are ranked. `bm25` (default): BM25 (k1 1.2, b 0.75) with document
+   * frequencies and lengths from the reader's tenant, the in-memory store's scores.
+   * `ts_rank_cd`: PostgreSQL's cover density ranking (cheaper, no term rarity: see the README).
+   */
+  keywordRanking?: 'bm25' | 'ts_rank_cd';
+  /**
+   * `ts_rank_cd` normalization bits (PostgreSQL's "Ranking Search Results"): 0 ignores document
+   * length; 1 divides by 1 + log(length); 4 by the mean distance between extents; 32 maps the
+   * rank into [0, 1). Default 0, the best of them on LoCoMo. Only used with `ts_rank_cd`.
+   */
+  rankNormalization?: number;
+  /**
+   * Vector searches whose visible candidates (episodes of the query's dimension passing the
+   * scope, status, time and access filters) number at most this are answered by an exact scan;
+   * larger ones use the HNSW index. Default 5000.
+   */
+  exactSearchBelow?: number;
+  /**
+   * Most index entries one HNSW walk visits looking for rows that pass the scope filters
+   * (pgvector's `hnsw.max_scan_tuples`). A walk that stops short falls back to an exact scan, so
+   * results stay complete; lower values bound the index's work. Default 20000.
+   */
+  hnswMaxScanTuples?: number;
+}
+
+export const tuningShape = {
+  schema: z.string().optional(),
+  name: z.string().min(1).max(128).optional(),
+  keywordRanking: z.enum(['bm25', 'ts_rank_cd']).optional(),
+  rankNormalization: z.number().int().min(0).max(63).optional(),
+  exactSearchBelow: z.number().int().min(0).max(10_000_000).optional(),
+  hnswMaxScanTuples: z.number().int().min(1).max(100_000_000).optional(),
+};
+
+export interface ResolvedTuning {
+  schema: string;
+  name: string;
+  keywordRanking: 'bm25' | 'ts_rank_cd';
+  rankNormalization: number;
+  exactSearchBelow: number;
+  hnswMaxScanTuples: number;
+}
+
+export function resolveTuning(options: StoreTuning, defaultName: string): ResolvedTuning {
+  return {
+    schema: checkSchemaName(options.schema ?? 'strata'),
+    name: options.name ?? defaultName,
+    keywordRanking: options.keywordRanking ?? 'bm25',
+    rankNormalization: options.rankNormalization ?? 0,
+    exactSearchBelow: options.exactSearchBelow ?? 5_000,
+    hnswMaxScanTuples: options.hnswMaxScanTuples ?? 20_000,
+  };
+}

@@ -1,0 +1,123 @@
+import { memoryStore, type Scope, type Store } from '@strata-memory/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTarget, type TestTarget } from './target.ts';
+
+/**
+ * The PostgreSQL store's BM25 must give the in-memory reference store's scores: same matches,
+ * same numbers, including after deletes and `forget` change the tenant's statistics.
+ */
+
+const api = { source: 'api' } as const;
+let target: TestTarget;
+let postgres: Store;
+let memory: Store;
+
+const acme = { orgId: 'acme' };
+const ann = { orgId: 'acme', userId: 'ann' };
+const bob = { orgId: 'acme', userId: 'bob' };
+const other = { orgId: 'globex', userId: 'ann' };
+
+const corpus: Array<{ id: string; scope: Scope; text: string; status?: 'archived' }> = [
+  { id: 'a1', scope: acme, text: 'Payment terms with Supplier X are net 30 days.' },
+  { id: 'a2', scope: acme, text: 'Supplier X lead time is 45 days; lead time matters for planning.' },
+  { id: 'a3', scope: ann, text: 'Ann prefers morning meetings about payment schedules.' },
+  { id: 'a4', scope: ann, text: 'Ann asked about the lead time of the construction crane.' },
+  { id: 'a5', scope: bob, text: 'Bob negotiated payment terms for IT equipment: net 60.' },
+  { id: 'a6', scope: bob, text: 'Bob archived the old payment email twice.', status: 'archived' },
+  { id: 'a7', scope: ann, text: 'Crane rental costs $4,200 per week, payment due Friday.' },
+  { id: 'a8', scope: acme, text: 'Terms terms terms: the contract repeats itself a lot about terms.' },
+  { id: 'g1', scope: other, text: 'Globex payment terms: net 15, lead time 3 days.' },
+  { id: 'g2', scope: other, text: 'Another tenant talks about payment all day, payment payment.' },
+];
+
+const queries = [
+  'payment terms',
+  'lead time for the crane',
+  'supplier X',
+  'Terms!',
+  'what did Bob say about payment?',
+  'net 30 OR net 60',
+];
+
+beforeAll(async () => {
+  target = await openTarget();
+  postgres = target.openStore({ schema: target.freshSchema('bm25') });
+  memory = memoryStore();
+  for (const store of [postgres, memory]) {
+    await store.episodes.put({
+      episodes: corpus.map((e, i) => ({
+        id: e.id,
+        scope: e.scope,
+        text: e.text,
+        occurredAt: 1_000 + i,
+        provenance: api,
+        ...(e.status ? { status: e.status } : {}),
+      })),
+    });
+  }
+});
+
+afterAll(async () => {
+  await target.close();
+  await memory.close();
+});
+
+async function scores(store: Store, scope: Scope, query: string): Promise<Record<string, number>> {
+  const hits = await store.episodes.searchKeyword({
+    scope,
+    query,
+    limit: 100,
+    status: ['active', 'archived'],
+  });
+  return Object.fromEntries(hits.map((hit) => [hit.episode.id, hit.score]));
+}
+
+async function expectSameScores(scope: Scope): Promise<void> {
+  for (const query of queries) {
+    const [fromPostgres, fromMemory] = await Promise.all([
+      scores(postgres, scope, query),
+      scores(memory, scope, query),
+    ]);
+    expect(Object.keys(fromPostgres).sort(), query).toEqual(Object.keys(fromMemory).sort());
+    for (const [id, score] of Object.entries(fromMemory))
+      expect(fromPostgres[id], `${query} ${id}`).toBeCloseTo(score, 9);
+  }
+}
+
+describe('BM25 ranking', () => {
+  it('scores exactly like the in-memory reference store, scope by scope', async () => {
+    for (const scope of [acme, ann, bob, other, { ...ann, threadId: 't1' }]) await expectSameScores(scope);
+    // A sanity check that the comparison compares something.
+    expect(Object.keys(await scores(postgres, ann, 'payment terms')).sort()).toEqual([
+      'a1',
+      'a3',
+      'a7',
+      'a8',
+    ]);
+  });
+
+  it('keeps matching after deletes and forget change the tenant statistics', async () => {
+    for (const store of [postgres, memory]) {
+      await store.episodes.delete({ scope: acme, ids: ['a2'] });
+      await store.forget({ scope: bob });
+    }
+    for (const scope of [acme, ann, other]) await expectSameScores(scope);
+  });
+
+  it('offers ts_rank_cd as the cheaper ranking, still scoring every match above zero', async () => {
+    const schema = target.freshSchema('tsrank');
+    const ranked = target.openStore({ schema, keywordRanking: 'ts_rank_cd' });
+    expect(ranked.capabilities.keywordRanking).toBe('ts_rank_cd');
+    expect(postgres.capabilities.keywordRanking).toBe('bm25');
+    await ranked.episodes.put({
+      episodes: [
+        { id: 'x1', scope: ann, text: 'payment', occurredAt: 1, provenance: api },
+        { id: 'x2', scope: ann, text: 'payment terms payment terms', occurredAt: 2, provenance: api },
+        { id: 'x3', scope: ann, text: 'nothing relevant', occurredAt: 3, provenance: api },
+      ],
+    });
+    const hits = await ranked.episodes.searchKeyword({ scope: ann, query: 'payment terms' });
+    expect(hits.map((h) => h.episode.id)).toEqual(['x2', 'x1']);
+    for (const hit of hits) expect(hit.score).toBeGreaterThan(0);
+  });
+});

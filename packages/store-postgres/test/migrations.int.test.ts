@@ -1,0 +1,84 @@
+import { StrataError } from '@strata-memory/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratePostgres } from '../src/postgres-store.ts';
+import { SCHEMA_VERSION } from '../src/schema/migrations.ts';
+import { openTarget, type TestTarget } from './target.ts';
+
+let target: TestTarget;
+
+beforeAll(async () => {
+  target = await openTarget();
+});
+
+afterAll(async () => {
+  await target.close();
+});
+
+/** Connection options for `migratePostgres` against the test target. */
+function connection(): { connectionString: string } | { client: TestTarget['sql'] } {
+  // PGlite is one in-process database: share its client (migratePostgres closes only what it opened,
+  // and the PGlite client does not own the database here).
+  return target.url ? { connectionString: target.url } : { client: { ...target.sql, close: async () => {} } };
+}
+
+describe('migrations', () => {
+  it('migrates once when many instances start at the same moment', async () => {
+    const schema = target.freshSchema('mig');
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => migratePostgres({ ...connection(), schema })),
+    );
+    expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
+    for (const result of results) expect(result.version).toBe(SCHEMA_VERSION);
+    const rows = await target.sql.query<{ version: number }>(
+      `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
+    );
+    expect(rows.rows.map((r) => Number(r.version))).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
+    );
+  });
+
+  it('has stores that open an already migrated schema at once find their data there', async () => {
+    const schema = target.freshSchema('reopen');
+    const stores = Array.from({ length: 4 }, () => target.openStore({ schema }));
+    await Promise.all(
+      stores.map((store, i) => store.state.set({ scope: { userId: `u${i}` }, key: 'k', value: i })),
+    );
+    const later = target.openStore({ schema });
+    for (let i = 0; i < stores.length; i++) {
+      expect(await later.state.get({ scope: { userId: `u${i}` }, key: 'k' })).toMatchObject({ value: i });
+    }
+  });
+
+  it('refuses a schema written by a newer driver with schema_version', async () => {
+    const schema = target.freshSchema('newer');
+    await migratePostgres({ ...connection(), schema });
+    await target.sql.query(
+      `INSERT INTO "${schema}".schema_migrations (version, name) VALUES ($1, 'from the future')`,
+      [SCHEMA_VERSION + 1],
+    );
+    const store = target.openStore({ schema });
+    let error: unknown;
+    try {
+      await store.state.get({ scope: { userId: 'u' }, key: 'k' });
+    } catch (e) {
+      error = e;
+    }
+    expect(StrataError.hasCode(error, 'schema_version')).toBe(true);
+  });
+
+  it('leads every primary key and index but one with the tenant key', async () => {
+    const schema = target.freshSchema('layout');
+    await migratePostgres({ ...connection(), schema });
+    const indexes = await target.sql.query<{ table: string; name: string; definition: string }>(
+      `SELECT tablename AS table, indexname AS name, indexdef AS definition
+         FROM pg_indexes WHERE schemaname = $1 AND tablename <> 'schema_migrations'`,
+      [schema],
+    );
+    expect(indexes.rows.length).toBeGreaterThan(20);
+    // The one exception, documented in the README: `threads.lookup` finds a thread id in any tenant.
+    for (const index of indexes.rows) {
+      if (index.name === 'threads_by_id') continue;
+      expect(index.definition, index.name).toMatch(/USING (btree|gin) \(tenant_id[,)]/);
+    }
+  });
+});

@@ -1,0 +1,396 @@
+import { type Store, StrataError } from '@strata-memory/core';
+import { testEmbedder } from '@strata-memory/core/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTarget, type TestTarget } from './target.ts';
+
+/**
+ * What is particular to the PostgreSQL driver: the SQL it relies on (partial unique index,
+ * row locks, savepoints, per-dimension HNSW indexes, tsvector search) and the races those
+ * settle. The shared conformance suite covers the contract itself.
+ */
+
+const api = { source: 'api' } as const;
+let target: TestTarget;
+let store: Store;
+let schema: string;
+
+beforeAll(async () => {
+  target = await openTarget();
+  schema = target.freshSchema('driver');
+  store = target.openStore({ schema });
+});
+
+afterAll(async () => {
+  await target.close();
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    if (StrataError.isInstance(error)) return error.code;
+    throw error;
+  }
+}
+
+describe('facts', () => {
+  it('lets exactly one of many concurrent supersedes of the same version win; the rest get conflict', async () => {
+    const scope = { userId: 'race-supersede' };
+    const first = await store.facts.insert({
+      fact: { scope, entityType: 'supplier', entityId: 'x', key: 'lead time', value: 45, provenance: api },
+    });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        store.facts.supersede({
+          scope,
+          id: first.id,
+          expectedVersion: 1,
+          next: { value: 30 + i, provenance: api },
+        }),
+      ),
+    );
+    const won = attempts.filter((a) => a.status === 'fulfilled');
+    const lost = attempts.filter((a) => a.status === 'rejected');
+    expect(won).toHaveLength(1);
+    for (const loss of lost)
+      expect(StrataError.hasCode((loss as PromiseRejectedResult).reason, 'conflict')).toBe(true);
+    const history = await store.facts.history({
+      scope,
+      entityType: 'supplier',
+      entityId: 'x',
+      key: 'lead time',
+    });
+    expect(history.map((f) => [f.version, f.status])).toEqual([
+      [1, 'superseded'],
+      [2, 'active'],
+    ]);
+    const winner = (won[0] as PromiseFulfilledResult<{ current: { value: unknown } }>).value.current;
+    expect(history[1]!.value).toEqual(winner.value);
+  });
+
+  it('keeps one current version when the same new key is inserted concurrently', async () => {
+    const scope = { userId: 'race-insert' };
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        store.facts.insert({
+          fact: { scope, entityType: 'user', entityId: 'u', key: 'city', value: i, provenance: api },
+        }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    const current = await store.facts.find({ scope, entityType: 'user', key: 'city' });
+    expect(current.items).toHaveLength(1);
+    const rows = await target.sql.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'facts_current'`,
+      [schema],
+    );
+    expect(rows.rows[0]?.indexdef).toMatch(/UNIQUE INDEX .* WHERE \(status = ANY/);
+  });
+});
+
+describe('threads', () => {
+  it('numbers messages appended concurrently to one thread without gaps or repeats', async () => {
+    const scope = { userId: 'seq', threadId: 't' };
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store.threads.appendMessages({
+          scope,
+          messages: [
+            { id: `m${i}a`, role: 'user', content: `a${i}` },
+            { id: `m${i}b`, role: 'assistant', content: `b${i}` },
+          ],
+        }),
+      ),
+    );
+    const messages = await store.threads.listMessages({ scope, limit: 100 });
+    expect(messages.map((m) => m.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // Each batch stayed contiguous and in order.
+    for (let i = 0; i < 20; i += 2) expect(messages[i + 1]!.id).toBe(messages[i]!.id.replace(/a$/, 'b'));
+  });
+});
+
+describe('ledger', () => {
+  it('gives a key to exactly one of many concurrent claimers', async () => {
+    const scope = { agentId: 'claims' };
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => store.ledger.claim({ scope, key: 'msg_abc123', owner: `w${i}` })),
+    );
+    expect(results.filter((r) => r.claimed)).toHaveLength(1);
+    const owner = results.find((r) => r.claimed)!.entry.owner;
+    for (const r of results) expect(r.entry.owner).toBe(owner);
+  });
+});
+
+describe('transactions', () => {
+  it('rolls every call back when the function throws', async () => {
+    const scope = { userId: 'tx-rollback' };
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.state.set({ scope, key: 'a', value: 1 });
+        await tx.episodes.put({ episodes: [{ scope, text: 'inside', occurredAt: 1, provenance: api }] });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await store.state.get({ scope, key: 'a' })).toBeNull();
+    expect(await store.episodes.count({ scope })).toBe(0);
+  });
+
+  it('keeps the transaction usable after a call inside it fails, and that call changes nothing', async () => {
+    const scope = { userId: 'tx-savepoint' };
+    const fact = { scope, entityType: 'e', entityId: 'x', key: 'k', value: 1, provenance: api };
+    const result = await store.transaction(async (tx) => {
+      await tx.facts.insert({ fact });
+      // PostgreSQL rejects the NUL byte; without a savepoint the whole transaction would be aborted.
+      const failed = await codeOf(
+        tx.episodes.put({ episodes: [{ scope, text: 'nul \u0000 byte', occurredAt: 1, provenance: api }] }),
+      );
+      await tx.state.set({ scope, key: 'after', value: true });
+      return failed;
+    });
+    expect(result).toBe('invalid_input');
+    expect((await store.facts.find({ scope })).items).toHaveLength(1);
+    expect(await store.state.get({ scope, key: 'after' })).toMatchObject({ value: true });
+    expect(await store.episodes.count({ scope })).toBe(0);
+  });
+
+  it('joins nested transactions and calls on the store made from inside the function', async () => {
+    const scope = { userId: 'tx-nested' };
+    await expect(
+      store.transaction(async (tx) => {
+        await store.state.set({ scope, key: 'outer', value: 1 });
+        await store.transaction(async (inner) => inner.state.set({ scope, key: 'inner', value: 2 }));
+        expect(await tx.state.get({ scope, key: 'inner' })).not.toBeNull();
+        throw new Error('undo all');
+      }),
+    ).rejects.toThrow('undo all');
+    expect(await store.state.list({ scope })).toEqual({ items: [] });
+  });
+
+  it('refuses calls through a transaction handle after it ended', async () => {
+    let leaked: Parameters<Parameters<Store['transaction']>[0]>[0] | undefined;
+    await store.transaction(async (tx) => {
+      leaked = tx;
+    });
+    expect(await codeOf(leaked!.state.get({ scope: { userId: 'x' }, key: 'k' }))).toBe('invalid_input');
+  });
+});
+
+describe('bad input', () => {
+  it('rejects text PostgreSQL cannot store with invalid_input and stores nothing of the batch', async () => {
+    const scope = { userId: 'nul' };
+    const code = await codeOf(
+      store.episodes.put({
+        episodes: [
+          { scope, text: 'fine', occurredAt: 1, provenance: api },
+          { scope, text: 'has \u0000 inside', occurredAt: 2, provenance: api },
+        ],
+      }),
+    );
+    expect(code).toBe('invalid_input');
+    expect(await store.episodes.count({ scope })).toBe(0);
+  });
+
+  it('fails a batch with a repeated id as conflict and stores none of it', async () => {
+    const scope = { userId: 'dup' };
+    const code = await codeOf(
+      store.episodes.put({
+        episodes: [
+          { id: 'same', scope, text: 'one', occurredAt: 1, provenance: api },
+          { id: 'same', scope, text: 'two', occurredAt: 2, provenance: api },
+        ],
+      }),
+    );
+    expect(code).toBe('conflict');
+    expect(await store.episodes.count({ scope })).toBe(0);
+  });
+
+  it('answers any keyword query without throwing, operator characters taken literally', async () => {
+    const scope = { userId: 'kw' };
+    await store.episodes.put({
+      episodes: [
+        { scope, text: 'net 30 payment terms agreed with ACME', occurredAt: 1, provenance: api },
+        { scope, text: 'the quarterly report is late', occurredAt: 2, provenance: api },
+      ],
+    });
+    for (const query of [
+      "'",
+      '"',
+      '!',
+      '&|',
+      'a:*',
+      '(((',
+      "term' | 'x",
+      '\\',
+      '<->',
+      '-payment',
+      'OR',
+      '',
+    ]) {
+      await expect(store.episodes.searchKeyword({ scope, query })).resolves.toBeInstanceOf(Array);
+    }
+    const hits = await store.episodes.searchKeyword({ scope, query: '"payment" -terms* report!' });
+    expect(hits).toHaveLength(2);
+    expect(hits[0]!.episode.text).toContain('payment terms');
+    for (const hit of hits) expect(hit.score).toBeGreaterThan(0);
+  });
+});
+
+describe('vector search', () => {
+  const embedder = testEmbedder(32);
+
+  it('never compares vectors of different dimensions and keeps one HNSW index per dimension', async () => {
+    const scope = { userId: 'dims' };
+    const [v32] = await embedder.embed({ texts: ['supplier lead time'] });
+    const [v16] = await testEmbedder(16).embed({ texts: ['supplier lead time'] });
+    await store.episodes.put({
+      episodes: [
+        { scope, text: 'a32', occurredAt: 1, provenance: api, embedding: v32 },
+        { scope, text: 'a16', occurredAt: 2, provenance: api, embedding: v16 },
+        { scope, text: 'none', occurredAt: 3, provenance: api },
+      ],
+    });
+    expect((await store.episodes.searchVector({ scope, vector: v32! })).map((s) => s.episode.text)).toEqual([
+      'a32',
+    ]);
+    expect((await store.episodes.searchVector({ scope, vector: v16! })).map((s) => s.episode.text)).toEqual([
+      'a16',
+    ]);
+    const indexes = await target.sql.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'episodes_hnsw_%' ORDER BY indexname`,
+      [schema],
+    );
+    expect(indexes.rows.map((r) => r.indexname)).toEqual(
+      expect.arrayContaining(['episodes_hnsw_16', 'episodes_hnsw_32']),
+    );
+    for (const row of indexes.rows)
+      expect(row.indexdef).toMatch(/USING hnsw .*vector_cosine_ops\) WHERE \(dims = \d+\)/);
+  });
+
+  it('makes the index for a new dimension again when the transaction that first made it rolled back', async () => {
+    const scope = { userId: 'dims-rollback' };
+    const [v24] = await testEmbedder(24).embed({ texts: ['rolled back'] });
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.episodes.put({
+          episodes: [{ scope, text: 'gone', occurredAt: 1, provenance: api, embedding: v24 }],
+        });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const indexes = async () =>
+      (
+        await target.sql.query<{ indexname: string }>(
+          `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'episodes_hnsw_24'`,
+          [schema],
+        )
+      ).rows.length;
+    expect(await indexes()).toBe(0);
+    await store.episodes.put({
+      episodes: [{ scope, text: 'kept', occurredAt: 2, provenance: api, embedding: v24 }],
+    });
+    expect(await indexes()).toBe(1);
+  });
+
+  it("finds a small tenant's episodes when another tenant holds many nearer vectors", async () => {
+    // exactSearchBelow 0 forces the HNSW path, and a walk bounded to 200 index entries stops long
+    // before it gets past the crowd: the exact fallback has to complete the answer.
+    const indexed = target.openStore({ exactSearchBelow: 0, hnswMaxScanTuples: 200 });
+    const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
+    const crowd = Array.from({ length: 1500 }, (_, i) => ({
+      scope: { userId: 'crowd' },
+      text: `crowd ${i}`,
+      occurredAt: i,
+      provenance: api,
+      // Almost the query itself: every one of them is nearer than anything the small tenant has.
+      embedding: query!.map((x, j) => x + (j === i % 32 ? 0.001 : 0)),
+    }));
+    for (let i = 0; i < crowd.length; i += 500)
+      await indexed.episodes.put({ episodes: crowd.slice(i, i + 500) });
+    const mine = await embedder.embed({ texts: ['alpha', 'beta gamma delta', 'unrelated words here'] });
+    await indexed.episodes.put({
+      episodes: mine.map((embedding, i) => ({
+        scope: { userId: 'small' },
+        text: `mine ${i}`,
+        occurredAt: i,
+        provenance: api,
+        embedding,
+      })),
+    });
+    const found = await indexed.episodes.searchVector({
+      scope: { userId: 'small' },
+      vector: query!,
+      limit: 10,
+    });
+    expect(found.map((s) => s.episode.text).sort()).toEqual(['mine 0', 'mine 1', 'mine 2']);
+    for (const hit of found) expect(hit.episode.scope).toEqual({ userId: 'small' });
+    const scores = found.map((s) => s.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // The crowd sees only itself, best first.
+    const crowdHits = await indexed.episodes.searchVector({
+      scope: { userId: 'crowd' },
+      vector: query!,
+      limit: 5,
+    });
+    expect(crowdHits).toHaveLength(5);
+    for (const hit of crowdHits) expect(hit.episode.scope).toEqual({ userId: 'crowd' });
+  });
+
+  it('builds the nearest-neighbour query in the shape the per-dimension HNSW index serves', async () => {
+    const bigSchema = target.freshSchema('big');
+    const indexed = target.openStore({ schema: bigSchema, exactSearchBelow: 0 });
+    const vectors = await embedder.embed({
+      texts: Array.from({ length: 600 }, (_, i) => `doc ${i} topic ${i % 7}`),
+    });
+    await indexed.episodes.put({
+      episodes: vectors.map((embedding, i) => ({
+        scope: { userId: 'big' },
+        text: `doc ${i}`,
+        occurredAt: i,
+        provenance: api,
+        embedding,
+      })),
+    });
+    await target.sql.query(`ANALYZE "${bigSchema}".episodes`);
+    const vectorSchema = (
+      await target.sql.query<{ name: string }>(
+        `SELECT n.nspname AS name FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+      )
+    ).rows[0]!.name;
+    const plan = await target.sql.transaction(async (tx) => {
+      // With 600 rows a sort is cheaper, and the planner rightly picks it; switching sorts off shows
+      // the index matches the query's expression and partial-index predicate.
+      await tx.query('SET LOCAL enable_sort = off');
+      const literal = `[${vectors[3]!.join(',')}]`;
+      const result = await tx.query<Record<string, string>>(
+        `EXPLAIN SELECT id FROM "${bigSchema}".episodes WHERE dims = 32 AND tenant_id = 'user:big'
+          ORDER BY embedding_f4::"${vectorSchema}".vector(32) OPERATOR("${vectorSchema}".<=>) '${literal}'::"${vectorSchema}".vector(32) LIMIT 5`,
+      );
+      return result.rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    expect(plan).toContain('episodes_hnsw_32');
+    const hits = await indexed.episodes.searchVector({
+      scope: { userId: 'big' },
+      vector: vectors[3]!,
+      limit: 5,
+    });
+    expect(hits[0]!.episode.text).toBe('doc 3');
+    expect(hits[0]!.score).toBeCloseTo(1, 5);
+  });
+});
+
+describe('closing', () => {
+  it('fails calls on a closed store with store_unavailable that is not retryable', async () => {
+    const closing = target.openStore();
+    await closing.state.set({ scope: { userId: 'c' }, key: 'k', value: 1 });
+    await closing.close();
+    let error: unknown;
+    try {
+      await closing.state.get({ scope: { userId: 'c' }, key: 'k' });
+    } catch (e) {
+      error = e;
+    }
+    expect(StrataError.hasCode(error, 'store_unavailable')).toBe(true);
+    expect((error as StrataError).retryable).toBe(false);
+  });
+});

@@ -1,0 +1,99 @@
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { vector } from '@electric-sql/pglite-pgvector';
+import type { Store } from '@strata-memory/core';
+import pg from 'pg';
+import { poolClient } from '../src/client/pool-client.ts';
+import type { SqlClient } from '../src/client/sql-client.ts';
+import { pgliteClient } from '../src/pglite/pglite-client.ts';
+import { pgliteStore } from '../src/pglite/pglite-store.ts';
+import { type PostgresStoreOptions, postgresStore } from '../src/postgres-store.ts';
+import type { StoreTuning } from '../src/store-tuning.ts';
+
+/**
+ * Where the integration tests run: the PostgreSQL server in `STRATA_PG_URL` when it is set (CI
+ * sets it and must reach it), otherwise an in-process PGlite database, through the same driver
+ * code. Each test uses fresh schemas, dropped at the end.
+ */
+export interface TestTarget {
+  readonly kind: 'postgres' | 'pglite';
+  /** The server's connection string (PostgreSQL only). */
+  readonly url?: string;
+  /** A store in a new schema unique to this run. */
+  openStore(options?: StoreTuning & Omit<PostgresStoreOptions, 'pool' | 'client'>): Store;
+  /** A fresh schema name, dropped on `close()`. */
+  freshSchema(label: string): string;
+  /** Direct SQL, for assertions on what is stored. */
+  readonly sql: SqlClient;
+  close(): Promise<void>;
+}
+
+export const PG_URL = process.env.STRATA_PG_URL;
+
+if (process.env.CI && !PG_URL) {
+  // CI provisions a real server; silently falling back to PGlite there would hide a broken setup.
+  throw new Error('CI is set but STRATA_PG_URL is not: the real-server run must not be skipped in CI');
+}
+
+let counter = 0;
+
+export async function openTarget(): Promise<TestTarget> {
+  const schemas: string[] = [];
+  const stores: Store[] = [];
+  const freshSchema = (label: string) => {
+    counter += 1;
+    const name = `t_${label}_${process.pid}_${counter}_${Math.random().toString(36).slice(2, 8)}`.slice(
+      0,
+      63,
+    );
+    schemas.push(name);
+    return name;
+  };
+
+  if (PG_URL) {
+    const admin = new pg.Pool({ connectionString: PG_URL, max: 4 });
+    admin.on('error', () => undefined);
+    const sql = poolClient(admin, { ownsPool: true });
+    return {
+      kind: 'postgres',
+      url: PG_URL,
+      sql,
+      freshSchema,
+      openStore(options = {}) {
+        const store = postgresStore({ connectionString: PG_URL, schema: freshSchema('s'), ...options });
+        stores.push(store);
+        return store;
+      },
+      async close() {
+        await Promise.allSettled(stores.map((store) => store.close()));
+        for (const schema of schemas) await sql.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await sql.close();
+      },
+    };
+  }
+
+  const db = await PGlite.create({ extensions: { vector, btree_gin } });
+  const sql = pgliteClient(async () => db, { ownsDatabase: true });
+  return {
+    kind: 'pglite',
+    sql,
+    freshSchema,
+    openStore(options = {}) {
+      const {
+        poolSize: _p,
+        connectionTimeoutMs: _c,
+        statementTimeoutMs: _s,
+        connectionString: _u,
+        readReplica: _r,
+        ...tuning
+      } = options;
+      const store = pgliteStore({ pglite: db, schema: freshSchema('s'), ...tuning });
+      stores.push(store);
+      return store;
+    },
+    async close() {
+      await Promise.allSettled(stores.map((store) => store.close()));
+      await sql.close();
+    },
+  };
+}
