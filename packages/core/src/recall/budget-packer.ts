@@ -40,3 +40,18 @@ export function packByValue<T extends PackCandidate>(args: {
   included.sort((a, b) => b.value - a.value);
   return { included, excluded, used };
 }
+
+/** Best value first, skipping what no longer fits (the `rank` packing, for ablations). */
+export function packByRank<T extends { tokens: number; value: number }>(items: T[], budget: number) {
+  const sorted = [...items].sort((a, b) => b.value - a.value);
+  const included: T[] = [];
+  const excluded: T[] = [];
+  let used = 0;
+  for (const item of sorted) {
+    if (item.value > 0 && used + item.tokens <= budget) {
+      included.push(item);
+      used += item.tokens;
+    } else excluded.push(item);
+  }
+  return { included, excluded, used };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packByValue } from './budget-packer.ts';
+import { packByRank, packByValue } from './budget-packer.ts';
 import { reciprocalRankFusion, weightedFusion } from './fusion.ts';
 import { candidateNames } from './graph-retrieval.ts';
 import { mmrSelect } from './mmr.ts';
@@ -116,6 +116,21 @@ describe('packByValue', () => {
     ];
     expect(packByValue({ items, budget: 60 }).included.map((i) => i.id)).toEqual(['tiny']);
     expect(packByValue({ items, budget: 60, tokenPrior: 40 }).included.map((i) => i.id)).toEqual(['para']);
+  });
+});
+
+describe('packByRank', () => {
+  it('takes the best value first and skips what does not fit', () => {
+    const r = packByRank(
+      [
+        { id: 'small', tokens: 10, value: 0.5 },
+        { id: 'big', tokens: 45, value: 1 },
+        { id: 'mid', tokens: 30, value: 0.6 },
+      ],
+      50,
+    );
+    expect(r.included.map((i) => i.id)).toEqual(['big']);
+    expect(r.excluded.map((i) => i.id)).toEqual(['mid', 'small']);
   });
 });
 

@@ -18,10 +18,11 @@ import { parseArgs } from '../store/define-store.ts';
 import type { MessageRecord } from '../store/records.ts';
 import { loadWorkingMemory, type WorkingMemory } from '../working/working-memory.ts';
 import type { PinReason } from '../working/working-window.ts';
-import { packByValue } from './budget-packer.ts';
-import { type EpisodeCandidate, type EpisodeRetrieval, retrieveEpisodes } from './episode-retrieval.ts';
+import { packByRank, packByValue } from './budget-packer.ts';
+import { type EpisodeRetrieval, retrieveEpisodes } from './episode-retrieval.ts';
 import { type FactCandidate, loadCurrentFacts, scoreFacts } from './fact-selection.ts';
-import { type GraphRetrieval, type PathCandidate, retrieveGraphPaths } from './graph-retrieval.ts';
+import { type GraphRetrieval, retrieveGraphPaths } from './graph-retrieval.ts';
+import { dedupePrefixPaths, type LongTermCandidate, lineOf, toRecalledItem } from './long-term-items.ts';
 import { escapeMemoryText, renderMemoryBlock } from './render-context.ts';
 import { defaultRecallTuning, type RecallTuning } from './tuning.ts';
 
@@ -64,11 +65,6 @@ const recallOptionsSchema = z
     maxEpisodes: z.number().int().min(1).max(200).optional(),
   })
   .strict();
-
-type LongTermCandidate =
-  | { layer: 'facts'; id: string; tokens: number; value: number; fact: FactCandidate }
-  | { layer: 'episodes'; id: string; tokens: number; value: number; episode: EpisodeCandidate }
-  | { layer: 'graph'; id: string; tokens: number; value: number; path: PathCandidate };
 
 /**
  * Builds the engine's `recall`: a router plus a budget.
@@ -409,90 +405,4 @@ export function createRecall(
       summaryTokens: summary.reduce((s, l) => s + tokenizer.count(l) + LINE_OVERHEAD, 0),
     };
   }
-}
-
-function lineOf(c: LongTermCandidate): string {
-  return c.layer === 'facts' ? c.fact.text : c.layer === 'episodes' ? c.episode.text : c.path.text;
-}
-
-/** A path that is the start of another included path adds nothing: render only the longer one. */
-function dedupePrefixPaths(paths: Array<{ path: PathCandidate }>): string[] {
-  const keys = paths.map((p) => p.path.edges.map((e) => e.id).join('>'));
-  return paths
-    .filter(
-      (_, i) =>
-        !keys.some(
-          (other, j) => j !== i && other.length > keys[i]!.length && other.startsWith(`${keys[i]}>`),
-        ),
-    )
-    .map((p) => p.path.text);
-}
-
-function packByRank<T extends { tokens: number; value: number }>(items: T[], budget: number) {
-  const sorted = [...items].sort((a, b) => b.value - a.value);
-  const included: T[] = [];
-  const excluded: T[] = [];
-  let used = 0;
-  for (const item of sorted) {
-    if (item.value > 0 && used + item.tokens <= budget) {
-      included.push(item);
-      used += item.tokens;
-    } else excluded.push(item);
-  }
-  return { included, excluded, used };
-}
-
-function toRecalledItem(c: LongTermCandidate): RecalledFact | RecalledEpisode | RecalledPath {
-  if (c.layer === 'facts') {
-    const f = c.fact;
-    const messageId = f.fact.provenance.messageId;
-    const episodeId = f.fact.provenance.episodeId;
-    return {
-      layer: 'facts',
-      id: f.fact.id,
-      text: f.text,
-      tokens: c.tokens,
-      scores: { keyword: round(f.relevance), final: round(f.value) },
-      reason: f.reason,
-      sources: { episodeIds: episodeId ? [episodeId] : [], messageIds: messageId ? [messageId] : [] },
-      fact: f.fact,
-      stale: f.stale,
-    };
-  }
-  if (c.layer === 'episodes') {
-    const e = c.episode;
-    const messageId = e.episode.provenance.messageId;
-    return {
-      layer: 'episodes',
-      id: e.episode.id,
-      text: e.text,
-      tokens: c.tokens,
-      scores: { ...e.scores, final: round(e.value) },
-      reason: e.reason,
-      sources: { episodeIds: [e.episode.id], messageIds: messageId ? [messageId] : [] },
-      episode: e.episode,
-    };
-  }
-  const p = c.path;
-  const episodeIds = new Set<string>();
-  const messageIds = new Set<string>();
-  for (const item of [...p.edges, ...p.nodes]) {
-    if (item.provenance.episodeId) episodeIds.add(item.provenance.episodeId);
-    if (item.provenance.messageId) messageIds.add(item.provenance.messageId);
-  }
-  return {
-    layer: 'graph',
-    id: p.id,
-    text: p.text,
-    tokens: c.tokens,
-    scores: p.scores,
-    reason: p.reason,
-    sources: { episodeIds: [...episodeIds], messageIds: [...messageIds] },
-    nodes: p.nodes,
-    edges: p.edges,
-  };
-}
-
-function round(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
 }
