@@ -1,0 +1,193 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { captureIo } from '../../test/capture-io.ts';
+import { TINY_DIR } from '../../test/fixtures.ts';
+import { STRATEGY_NAMES } from '../locomo/strategies/types.ts';
+import { perfRunSchema } from '../perf/run-perf.ts';
+import { runCli } from './cli.ts';
+
+const fraction = z.number().min(0).max(1);
+const byNumber = z.record(z.string().regex(/^\d+$/), fraction);
+const latency = z.object({ p50: z.number().nonnegative(), p95: z.number().nonnegative() });
+
+const locomoReportSchema = z.strictObject({
+  benchmark: z.literal('locomo'),
+  conversations: z.number().int().positive(),
+  questions: z.number().int().nonnegative(),
+  store: z.enum(['memory', 'sqlite', 'postgres']),
+  embedder: z.enum(['local', 'hash', 'none']),
+  strategies: z.partialRecord(
+    z.enum(STRATEGY_NAMES),
+    z.strictObject({
+      recallAtK: byNumber,
+      recallAtBudget: byNumber,
+      byCategory: z.partialRecord(
+        z.enum(['1', '2', '3', '4']),
+        z.strictObject({
+          questions: z.number().int().positive(),
+          recallAtK: byNumber,
+          recallAtBudget: byNumber,
+        }),
+      ),
+      meanContextTokens: z.number().nonnegative(),
+      recallLatencyMs: latency,
+      observePerSec: z.number().positive(),
+    }),
+  ),
+});
+
+const perfReportSchema = z.strictObject({
+  benchmark: z.literal('perf'),
+  store: z.enum(['memory', 'sqlite', 'postgres']),
+  embedder: z.enum(['local', 'hash', 'none']),
+  runs: z.array(perfRunSchema.strict()).min(1),
+});
+
+describe('bench locomo', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bench-cli-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('prints exactly one JSON object of the documented shape with --json', async () => {
+    const io = captureIo();
+    const out = join(dir, 'questions.jsonl');
+    const code = await runCli(
+      ['locomo', '--data', TINY_DIR, '--store', 'memory', '--embedder', 'hash', '--json', '--out', out],
+      io,
+    );
+    expect(io.err()).toContain('1 non-adversarial questions have no evidence ids');
+    expect(code).toBe(0);
+    const lines = io.out().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('');
+    const report = locomoReportSchema.parse(JSON.parse(lines[0]!));
+
+    // 7 questions: one adversarial, one without evidence; 5 scored.
+    expect(report).toMatchObject({ conversations: 1, questions: 5, store: 'memory', embedder: 'hash' });
+    expect(Object.keys(report.strategies)).toEqual([...STRATEGY_NAMES]);
+    const strata = report.strategies.strata!;
+    expect(Object.keys(strata.recallAtK)).toEqual(['1', '5', '10', '20']);
+    expect(Object.keys(strata.recallAtBudget)).toEqual(['500', '1000', '2000']);
+    expect(Object.keys(strata.byCategory).sort()).toEqual(['1', '2', '3', '4']);
+    expect(strata.byCategory['4']!.questions).toBe(2);
+
+    // The whole tiny conversation fits in 500 tokens: the latest-turns window holds every turn,
+    // so each question scores its resolvable share (Lisbon's second id is malformed: 1/2).
+    const recent = report.strategies.recent!;
+    expect(recent.recallAtBudget['500']).toBeCloseTo(4.5 / 5);
+    expect(recent.recallAtK['20']).toBeCloseTo(4.5 / 5);
+    expect(recent.recallAtK['1']).toBeCloseTo(0.5 / 5);
+
+    const full = report.strategies['full-context']!;
+    expect(full.recallAtK).toEqual({});
+    // Every turn, as "Speaker: text" lines: what the latest-turns window holds when all fit.
+    expect(full.meanContextTokens).toBe(recent.meanContextTokens);
+
+    const records = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records).toHaveLength(5);
+    expect(records[3]).toMatchObject({
+      conversation: 'conv-1',
+      question: 'Where is Ben moving to?',
+      category: 4,
+      evidence: ['D2:4'],
+      unresolvedEvidence: ['D:9:9'],
+    });
+    expect(Object.keys(records[3].strategies)).toEqual([...STRATEGY_NAMES]);
+    expect(records[3].strategies.recent.ranked[0]).toEqual(['D2:4']);
+    expect(records[3].strategies.recent.recallAtK).toEqual({ 1: 0.5, 5: 0.5, 10: 0.5, 20: 0.5 });
+  });
+
+  it('prints a readable table without --json', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      [
+        'locomo',
+        '--data',
+        TINY_DIR,
+        '--store',
+        'memory',
+        '--embedder',
+        'none',
+        '--k',
+        '1,3',
+        '--budget',
+        '100',
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    const text = io.out();
+    expect(text).toContain('1 conversations, 5 questions, store memory, embedder none');
+    expect(text).toMatch(/\| strategy +\| +R@1 \| +R@3 \| +≤100 tok \|/);
+    expect(text).toMatch(/\| strata +\|/);
+    expect(text).toMatch(/\| full-context +\| +— +\|/);
+    expect(text).toContain('vector not run: no embedder (--embedder none).');
+    expect(text).not.toMatch(/\| vector/);
+  });
+
+  it.each([
+    [['locomo'], /required option '--data <dir>'/],
+    [['locomo', '--data', TINY_DIR, '--k', '0,5'], /--k <list>.*integers in 1\.\.200/],
+    [['locomo', '--data', TINY_DIR, '--budget', '100,abc'], /"abc"/],
+    [['locomo', '--data', TINY_DIR, '--store', 'redis'], /Allowed choices are memory, sqlite, postgres/],
+    [['locomo', '--data', TINY_DIR, '--strategies', 'strata,magic'], /unknown magic/],
+    [['nonsense'], /unknown command 'nonsense'/],
+  ])('rejects %j as a usage error (exit 2)', async (argv, message) => {
+    const io = captureIo();
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.out()).toBe('');
+  });
+
+  it('resolves a relative --data against the directory the command was typed in', async () => {
+    const io = { ...captureIo(), cwd: dirname(TINY_DIR) };
+    const code = await runCli(
+      ['locomo', '--data', basename(TINY_DIR), '--store', 'memory', '--embedder', 'none', '--json'],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ conversations: 1, questions: 5 });
+  });
+
+  it('fails with exit 1 and the error code for a data directory it cannot read', async () => {
+    const io = captureIo();
+    expect(await runCli(['locomo', '--data', join(dir, 'missing'), '--store', 'memory'], io)).toBe(1);
+    expect(io.err()).toMatch(/^error \(invalid_input\): Cannot read --data/);
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('bench perf', () => {
+  it('prints one JSON object with a run per corpus size', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      [
+        'perf',
+        '--store',
+        'memory',
+        '--items',
+        '60,120',
+        '--users',
+        '6',
+        '--queries',
+        '5',
+        '--no-isolate',
+        '--json',
+      ],
+      io,
+    );
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    const report = perfReportSchema.parse(JSON.parse(io.out()));
+    expect(report.runs.map((run) => run.items)).toEqual([60, 120]);
+    expect(report).toMatchObject({ store: 'memory', embedder: 'hash' });
+  });
+});

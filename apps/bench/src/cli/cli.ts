@@ -1,0 +1,169 @@
+import { resolve } from 'node:path';
+import { StrataError } from '@strata-memory/core';
+import { Command, CommanderError, Option } from 'commander';
+import { locomoNotes, locomoTable } from '../locomo/locomo-table.ts';
+import { runLocomo } from '../locomo/run-locomo.ts';
+import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
+import { STRATEGY_NAMES, type StrategyName } from '../locomo/strategies/types.ts';
+import { perfTable } from '../perf/perf-table.ts';
+import { runPerf } from '../perf/run-perf.ts';
+import { EMBEDDER_KINDS, type EmbedderKind } from '../setup/embedders.ts';
+import { STORE_KINDS, type StoreKind } from '../setup/stores.ts';
+import { integer, integerList, nameList } from './list-options.ts';
+import { progressBar } from './progress.ts';
+
+export interface CliIo {
+  /** Directory that relative `--data` and `--out` paths are resolved against. Default: the process's. */
+  cwd?: string;
+  stdout: NodeJS.WritableStream;
+  /** Progress, warnings and errors. */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+interface PerfFlags {
+  store: StoreKind;
+  embedder: EmbedderKind;
+  items: number[];
+  users: number;
+  queries: number;
+  seed: number;
+  isolate: boolean;
+  json?: boolean;
+}
+
+interface LocomoFlags {
+  data: string;
+  store: StoreKind;
+  embedder: EmbedderKind;
+  k: number[];
+  budget: number[];
+  strategies: StrategyName[];
+  out?: string;
+  json?: boolean;
+}
+
+function buildProgram(io: CliIo): Command {
+  const program = new Command('bench')
+    .description('Strata benchmarks: LoCoMo retrieval against baselines, and store performance.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+
+  program
+    .command('locomo')
+    .description('Turn recall of the LoCoMo evidence, per strategy, at k items and within token budgets.')
+    .requiredOption('--data <dir>', 'directory of conv-*.json files')
+    .addOption(new Option('--store <kind>', 'store driver').choices(STORE_KINDS).default('sqlite'))
+    .addOption(new Option('--embedder <kind>', 'embedder').choices(EMBEDDER_KINDS).default('local'))
+    .option(
+      '--k <list>',
+      'item counts for recall@k',
+      integerList({ min: 1, max: MAX_RANKED_ITEMS }),
+      [1, 5, 10, 20],
+    )
+    .option(
+      '--budget <list>',
+      'token budgets for recall within a budget',
+      integerList({ min: 16, max: 1_000_000 }),
+      [500, 1000, 2000],
+    )
+    .option(
+      '--strategies <list>',
+      `strategies to compare (${STRATEGY_NAMES.join(', ')})`,
+      nameList(STRATEGY_NAMES),
+      [...STRATEGY_NAMES],
+    )
+    .option('--out <file>', 'write per-question results as JSON lines')
+    .option('--json', 'print one JSON object on stdout instead of the table')
+    .action(async (flags: LocomoFlags) => {
+      const { report, notes } = await runLocomo(
+        {
+          data: resolve(io.cwd ?? process.cwd(), flags.data),
+          store: flags.store,
+          embedder: flags.embedder,
+          ks: flags.k,
+          budgets: flags.budget,
+          strategies: flags.strategies,
+          ...(flags.out === undefined ? {} : { out: resolve(io.cwd ?? process.cwd(), flags.out) }),
+        },
+        { progress: progressBar(io.stderr) },
+      );
+      const noteLines = locomoNotes(notes).map((line) => `- ${line}\n`);
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(report)}\n`);
+        for (const line of noteLines) io.stderr.write(line);
+      } else {
+        io.stdout.write(locomoTable({ report, ks: flags.k, budgets: flags.budget }));
+        if (noteLines.length > 0) io.stdout.write(`\n${noteLines.join('')}`);
+      }
+    });
+
+  program
+    .command('perf')
+    .description('Throughput, latency, storage and memory of the engine on a synthetic multi-tenant corpus.')
+    .addOption(new Option('--store <kind>', 'store driver').choices(STORE_KINDS).default('sqlite'))
+    .addOption(
+      new Option(
+        '--embedder <kind>',
+        'embedder for the main load (recall latency excludes a slow model when hash)',
+      )
+        .choices(EMBEDDER_KINDS)
+        .default('hash'),
+    )
+    .option('--items <list>', 'corpus sizes', integerList({ min: 10, max: 10_000_000 }), [10_000, 100_000])
+    .option('--users <n>', 'users (10 per organisation)', integer({ min: 1, max: 1_000_000 }), 100)
+    .option('--queries <n>', 'timed recalls and traversals per size', integer({ min: 1, max: 100_000 }), 200)
+    .option('--seed <n>', 'corpus seed', integer({ min: 0, max: 2 ** 31 }), 1)
+    .option('--no-isolate', 'run every size in this process (peak RSS then accumulates)')
+    .option('--json', 'print one JSON object on stdout instead of the table')
+    .action(async (flags: PerfFlags) => {
+      const report = await runPerf(
+        {
+          store: flags.store,
+          embedder: flags.embedder,
+          items: flags.items,
+          users: flags.users,
+          queries: flags.queries,
+          seed: flags.seed,
+          isolate: flags.isolate,
+        },
+        {
+          progress: progressBar(io.stderr),
+          // Each size can take long: say what it measured as soon as it is done.
+          onRun: (run) => {
+            if (flags.isolate && flags.items.length > 1) io.stderr.write(`perf: ${JSON.stringify(run)}\n`);
+          },
+        },
+      );
+      io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : perfTable(report));
+    });
+
+  return program;
+}
+
+/**
+ * Runs the `bench` command line with `argv` (the arguments after the script name) and returns
+ * the exit code: 0 on success, 1 when a run fails, 2 for a usage error.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit with 0; bad arguments were already reported by commander.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (StrataError.isInstance(error)) {
+      io.stderr.write(`error (${error.code}): ${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}

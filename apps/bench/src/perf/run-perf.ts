@@ -1,0 +1,302 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createMemory, defaultTokenizer, type Memory, StrataError } from '@strata-memory/core';
+import { z } from 'zod/v4';
+import type { Progress } from '../cli/progress.ts';
+import { type BenchClock, benchClock } from '../setup/bench-clock.ts';
+import { createEmbedder, type EmbedderKind } from '../setup/embedders.ts';
+import { openBenchStore, type StoreKind } from '../setup/stores.ts';
+import { latencySummary } from '../stats/percentile.ts';
+import { type CorpusShape, corpus, corpusQuestion, corpusVocabulary, userScope } from './corpus.ts';
+import { seededRandom } from './random.ts';
+
+/** Items observed without an embedder, in a fresh store, for the no-embedding throughput. */
+export const NO_EMBED_SAMPLE = 5_000;
+/** Token budget of each timed recall. */
+export const RECALL_BUDGET_TOKENS = 1_000;
+const FACTS_PER_USER = 10;
+const GRAPH_NODES_PER_USER = 12;
+const TRAVERSE_HOPS = 3;
+const THREAD_LENGTH = 20;
+
+export interface PerfOptions {
+  store: StoreKind;
+  embedder: EmbedderKind;
+  /** Corpus sizes, ascending. */
+  items: number[];
+  users: number;
+  queries: number;
+  seed: number;
+  /** Run each size in its own process (clean peak RSS). */
+  isolate: boolean;
+}
+
+export const perfRunSchema = z.object({
+  items: z.number().int(),
+  observePerSec: z.number(),
+  observeNoEmbedPerSec: z.number(),
+  recallLatencyMs: z.object({ p50: z.number(), p95: z.number() }),
+  factGetPerSec: z.number(),
+  traverseLatencyMs: z.object({ p50: z.number(), p95: z.number() }),
+  bytesPerItem: z.number().nullable(),
+  peakRssMb: z.number(),
+});
+export type PerfRun = z.infer<typeof perfRunSchema>;
+
+export interface PerfReport {
+  benchmark: 'perf';
+  store: StoreKind;
+  embedder: EmbedderKind;
+  runs: PerfRun[];
+}
+
+function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+function heapUsed(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Observes every message of the corpus, one call each, at its own time. */
+async function observeAll(args: {
+  memory: Memory;
+  clock: BenchClock;
+  shape: CorpusShape;
+  progress: Progress;
+  label: string;
+}): Promise<{ elapsedMs: number; lastAt: number }> {
+  args.progress.start(args.shape.items, args.label);
+  let elapsedMs = 0;
+  let lastAt = 0;
+  try {
+    for (const message of corpus(args.shape)) {
+      args.clock.set(message.at);
+      const start = performance.now();
+      await args.memory.observe(message.scope, {
+        role: 'user',
+        name: message.speaker,
+        content: message.content,
+        at: message.at,
+      });
+      elapsedMs += performance.now() - start;
+      lastAt = message.at;
+      args.progress.advance();
+    }
+  } finally {
+    args.progress.stop();
+  }
+  return { elapsedMs, lastAt };
+}
+
+/** Observe throughput without an embedder, on the first items of the same corpus in a fresh store. */
+async function observeWithoutEmbedding(args: {
+  store: StoreKind;
+  shape: CorpusShape;
+  progress: Progress;
+  label: string;
+}): Promise<number> {
+  const bench = await openBenchStore(args.store);
+  const clock = benchClock();
+  const memory = createMemory({ store: bench.store, clock, tokenizer: defaultTokenizer() });
+  try {
+    const { elapsedMs } = await observeAll({ ...args, memory, clock });
+    return args.shape.items / (elapsedMs / 1000);
+  } finally {
+    await memory.close();
+    await bench.close();
+  }
+}
+
+/** One corpus size, in this process. */
+export async function runPerfSize(options: PerfOptions, items: number, progress: Progress): Promise<PerfRun> {
+  const embedder = await createEmbedder(options.embedder);
+  const tokenizer = defaultTokenizer();
+  const random = seededRandom(options.seed + 1);
+  const users = Math.min(options.users, items);
+  const shape: CorpusShape = { items, users, threadLength: THREAD_LENGTH, seed: options.seed };
+
+  const bench = await openBenchStore(options.store);
+  const clock = benchClock();
+  const heapBefore = heapUsed();
+  const memory = createMemory({ store: bench.store, clock, tokenizer, ...(embedder ? { embedder } : {}) });
+  let run: Omit<PerfRun, 'observeNoEmbedPerSec' | 'peakRssMb'>;
+  try {
+    const observed = await observeAll({ memory, clock, shape, progress, label: `${items} items: observing` });
+    const disk = await bench.diskBytes();
+    const bytes = disk ?? heapUsed() - heapBefore;
+    clock.set(observed.lastAt + 60_000);
+
+    // Facts and a dependency graph per user, then timed lookups and walks.
+    const { VENDORS, PRODUCTS } = corpusVocabulary;
+    const factKeys = Array.from({ length: FACTS_PER_USER }, (_, i) => ({
+      entity: VENDORS[i % VENDORS.length]!,
+      key: i < VENDORS.length ? 'lead time' : 'contract tier',
+    }));
+    const roots: string[] = [];
+    progress.start(users, `${items} items: facts and graph`);
+    for (let user = 0; user < users; user++) {
+      const scope = userScope(user);
+      for (const [i, key] of factKeys.entries()) {
+        await memory.facts.remember(scope, {
+          ...key,
+          value: `${10 + ((user + i) % 50)} days`,
+          confidence: 1,
+        });
+      }
+      const nodes = [];
+      for (let i = 0; i < GRAPH_NODES_PER_USER; i++) {
+        nodes.push(
+          await memory.graph.upsertNode(scope, {
+            type: 'component',
+            name: `${PRODUCTS[i % PRODUCTS.length]} ${i}`,
+          }),
+        );
+      }
+      // A chain with side branches: node i depends on i+1 and on i+3.
+      for (let i = 0; i + 1 < nodes.length; i++) {
+        await memory.graph.relate(scope, {
+          from: { id: nodes[i]!.id },
+          relation: 'depends_on',
+          to: { id: nodes[i + 1]!.id },
+        });
+        if (i + 3 < nodes.length) {
+          await memory.graph.relate(scope, {
+            from: { id: nodes[i]!.id },
+            relation: 'depends_on',
+            to: { id: nodes[i + 3]!.id },
+          });
+        }
+      }
+      roots.push(nodes[0]!.id);
+      progress.advance();
+    }
+    progress.stop();
+
+    const lookups = Math.max(options.queries * 10, 1000);
+    const factStart = performance.now();
+    for (let i = 0; i < lookups; i++) {
+      const user = random.int(users);
+      await memory.facts.get(userScope(user), random.pick(factKeys));
+    }
+    const factGetPerSec = lookups / ((performance.now() - factStart) / 1000);
+
+    const traverseMs: number[] = [];
+    const recallMs: number[] = [];
+    progress.start(options.queries * 2, `${items} items: traversals and recalls`);
+    for (let i = 0; i < options.queries; i++) {
+      const user = random.int(users);
+      const start = performance.now();
+      await memory.graph.traverse(userScope(user), {
+        from: { id: roots[user]! },
+        direction: 'out',
+        maxHops: TRAVERSE_HOPS,
+      });
+      traverseMs.push(performance.now() - start);
+      progress.advance();
+    }
+    for (let i = 0; i < options.queries; i++) {
+      const { scope, query } = corpusQuestion(random, users);
+      const start = performance.now();
+      await memory.recall(scope, { query, budget: { tokens: RECALL_BUDGET_TOKENS } });
+      recallMs.push(performance.now() - start);
+      progress.advance();
+    }
+    progress.stop();
+    run = {
+      items,
+      observePerSec: items / (observed.elapsedMs / 1000),
+      recallLatencyMs: latencySummary(recallMs),
+      factGetPerSec,
+      traverseLatencyMs: latencySummary(traverseMs),
+      bytesPerItem: bytes > 0 ? bytes / items : null,
+    };
+  } finally {
+    await memory.close();
+    await bench.close();
+  }
+
+  const sample = Math.min(items, NO_EMBED_SAMPLE);
+  const observeNoEmbedPerSec = await observeWithoutEmbedding({
+    store: options.store,
+    shape: { ...shape, items: sample },
+    progress,
+    label: `${items} items: observing ${sample} without embedding`,
+  });
+  return { ...run, observeNoEmbedPerSec, peakRssMb: peakRssMb() };
+}
+
+/** One corpus size in a child process, so its peak RSS is its own. */
+async function runPerfSizeIsolated(options: PerfOptions, items: number): Promise<PerfRun> {
+  const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+  const args = [
+    ...process.execArgv,
+    '--expose-gc',
+    main,
+    'perf',
+    '--store',
+    options.store,
+    '--embedder',
+    options.embedder,
+    '--items',
+    String(items),
+    '--users',
+    String(options.users),
+    '--queries',
+    String(options.queries),
+    '--seed',
+    String(options.seed),
+    '--no-isolate',
+    '--json',
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject).on('close', resolve);
+  });
+  if (code !== 0) {
+    throw new StrataError({
+      code: 'internal',
+      message: `perf run for ${items} items exited with code ${code}`,
+    });
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(stdout);
+  } catch {
+    document = undefined;
+  }
+  const parsed = z.object({ runs: z.array(perfRunSchema).length(1) }).safeParse(document);
+  if (!parsed.success) {
+    throw new StrataError({
+      code: 'internal',
+      message: `perf run for ${items} items printed an unexpected report`,
+    });
+  }
+  return parsed.data.runs[0]!;
+}
+
+/**
+ * The performance benchmark: for each corpus size, a fresh store loaded with a synthetic
+ * multi-tenant corpus, then observe throughput, recall latency, fact lookups, graph walks,
+ * storage per item and peak memory.
+ */
+export async function runPerf(
+  options: PerfOptions,
+  hooks: { progress: Progress; onRun?: (run: PerfRun) => void },
+): Promise<PerfReport> {
+  const runs: PerfRun[] = [];
+  for (const items of options.items) {
+    runs.push(
+      options.isolate
+        ? await runPerfSizeIsolated(options, items)
+        : await runPerfSize(options, items, hooks.progress),
+    );
+    hooks.onRun?.(runs.at(-1)!);
+  }
+  return { benchmark: 'perf', store: options.store, embedder: options.embedder, runs };
+}
