@@ -5,6 +5,7 @@
 import type { Memory, Scope } from '@strata-memory/core';
 import { generateText, type LanguageModel, streamText, ToolLoopAgent, wrapLanguageModel } from 'ai';
 import {
+  aiSdkSummarizer,
   memoryTools,
   memoryToolsContext,
   strataMiddleware,
@@ -32,6 +33,9 @@ export function typeChecks(memory: Memory, base: Exclude<LanguageModel, string>,
     tools: memoryTools({ memory }),
     toolsContext: memoryToolsContext(scope),
   });
+
+  // The summarizer bridge takes the same model (a plain one, not wrapped with memory).
+  void aiSdkSummarizer({ model: base, instructions: 'Be brief.' });
 
   void new ToolLoopAgent({
     model,

@@ -3,7 +3,7 @@
  * each timed over a sample of operations once the scope holds N items. Runs on the in-memory store
  * and on SQLite (a temp file), with the lexical hash embedder so model time does not count.
  *
- *   pnpm --filter @strata-memory/langchain bench [-- --sizes 100,1000 --samples 20]
+ *   pnpm --filter @strata-memory/langchain bench [-- --sizes 100,1000 --samples 20 --drivers memory,sqlite]
  *
  * Prints a table and, last, one JSON line with every number.
  */
@@ -18,10 +18,17 @@ import { StrataStore } from '../src/store/strata-store.ts';
 const { values } = parseArgs({
   // `pnpm bench -- --sizes …` passes the `--` through.
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
-  options: { sizes: { type: 'string', default: '100,1000' }, samples: { type: 'string', default: '20' } },
+  options: {
+    sizes: { type: 'string', default: '100,1000' },
+    samples: { type: 'string', default: '20' },
+    drivers: { type: 'string', default: 'memory,sqlite' },
+  },
 });
 const sizes = values.sizes.split(',').map(Number);
 const samples = Number(values.samples);
+const drivers = values.drivers
+  .split(',')
+  .filter((d): d is 'memory' | 'sqlite' => d === 'memory' || d === 'sqlite');
 
 const words = [
   'invoice',
@@ -56,7 +63,7 @@ async function time(n: number, fn: (i: number) => Promise<unknown>) {
 const results: Array<Record<string, unknown>> = [];
 const dir = mkdtempSync(join(tmpdir(), 'strata-langchain-bench-'));
 try {
-  for (const driver of ['memory', 'sqlite'] as const) {
+  for (const driver of drivers) {
     for (const size of sizes) {
       const store: Store =
         driver === 'memory' ? memoryStore() : sqliteStore({ path: join(dir, `${size}.db`) });

@@ -5,6 +5,7 @@ export {
 } from './bridges/langchain-completion-model.ts';
 export { type LangChainEmbedderOptions, langChainEmbedder } from './bridges/langchain-embedder.ts';
 export { type LangChainExtractorOptions, langChainExtractor } from './bridges/langchain-extractor.ts';
+export { type LangChainSummarizerOptions, langChainSummarizer } from './bridges/langchain-summarizer.ts';
 export {
   StrataChatMessageHistory,
   type StrataChatMessageHistoryOptions,

@@ -4,15 +4,15 @@ import type { ChatResult } from '@langchain/core/outputs';
 
 /**
  * A chat model with tool binding (so the base `withStructuredOutput` works on it) that answers from
- * a script of replies, in order, and records the messages of every call. A reply that is an Error
- * is thrown.
+ * a script of replies, in order (the last one repeats), or from a function of the call's messages,
+ * and records the messages of every call. A reply that is an Error is thrown.
  */
 export class ScriptedChatModel extends BaseChatModel {
   readonly calls: BaseMessage[][] = [];
   readonly boundTools: unknown[][] = [];
-  readonly #replies: Array<AIMessage | Error>;
+  readonly #replies: Array<AIMessage | Error> | ((messages: BaseMessage[]) => AIMessage | Error);
 
-  constructor(replies: Array<AIMessage | Error>) {
+  constructor(replies: Array<AIMessage | Error> | ((messages: BaseMessage[]) => AIMessage | Error)) {
     super({});
     this.#replies = replies;
   }
@@ -28,7 +28,11 @@ export class ScriptedChatModel extends BaseChatModel {
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     this.calls.push(messages);
-    const reply = this.#replies[Math.min(this.calls.length - 1, this.#replies.length - 1)];
+    const replies = this.#replies;
+    const reply =
+      typeof replies === 'function'
+        ? replies(messages)
+        : replies[Math.min(this.calls.length - 1, replies.length - 1)];
     if (!reply) throw new Error('ScriptedChatModel: empty script');
     if (reply instanceof Error) throw reply;
     return { generations: [{ text: reply.text, message: reply }] };

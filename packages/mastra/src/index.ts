@@ -1,8 +1,11 @@
-export type {
-  MemoryErrorEvent,
-  MemoryErrorReporter,
-  RecallErrorPolicy,
-} from './memory/memory-errors.ts';
+export type { MemoryErrorEvent, MemoryErrorReporter, RecallErrorPolicy } from '@strata-memory/core';
+export {
+  type MastraCompletionModelOptions,
+  type MastraModel,
+  mastraCompletionModel,
+} from './bridges/mastra-completion-model.ts';
+export { type MastraExtractorOptions, mastraExtractor } from './bridges/mastra-extractor.ts';
+export { type MastraSummarizerOptions, mastraSummarizer } from './bridges/mastra-summarizer.ts';
 export type { BlockLayer, StrataMemoryOptions } from './memory/options.ts';
 export { StrataMastraMemory, strataMemory } from './memory/strata-mastra-memory.ts';
 export { MASTRA_CONTENT_KEY } from './messages/mastra-to-observe.ts';

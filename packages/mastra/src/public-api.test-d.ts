@@ -5,7 +5,7 @@
 import { Agent } from '@mastra/core/agent';
 import type { MastraMemory } from '@mastra/core/memory';
 import type { Memory } from '@strata-memory/core';
-import { type StrataMastraMemory, strataMemory } from './index.ts';
+import { mastraExtractor, mastraSummarizer, type StrataMastraMemory, strataMemory } from './index.ts';
 
 export function typeChecks(memory: Memory): void {
   const strata: StrataMastraMemory = strataMemory({
@@ -26,4 +26,7 @@ export function typeChecks(memory: Memory): void {
   void agent.stream('hi', { memory: { thread: 't1', resource: 'u1', options: { readOnly: true } } });
   // The engine stays reachable for direct calls.
   void strata.strata.facts.list({ userId: 'u1' });
+  // Model bridges take a model the way an Agent does: a model router string needs no cast.
+  void mastraExtractor({ model: 'openai/gpt-5-mini' });
+  void mastraSummarizer({ model: 'openai/gpt-5-mini', instructions: 'Be brief.' });
 }

@@ -1,6 +1,6 @@
 import { Agent } from '@mastra/core/agent';
 import { type Memory, memoryStore, StrataError } from '@strata-memory/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type MemoryErrorEvent, type StrataMemoryOptions, strataMemory } from '../src/index.ts';
 import { newMemory, outageStore, threadMessages } from './memory-fixtures.ts';
 import { conversation, lastUserText, type Reply, scriptedModel, systemText } from './model-fixtures.ts';
@@ -44,6 +44,24 @@ describe('a Mastra agent with Strata memory', () => {
     // The first call had no history and no memory block.
     expect(conversation(prompts[0]!)).toEqual(['user: I am planning a trip to Lisbon.']);
     expect(systemText(prompts[0]!)).not.toContain('<memory>');
+  });
+
+  it('recalls once per run: the window comes back as history, the block holds the rest', async () => {
+    const { agent, memory, prompts } = setup();
+    await agent.generate('My name is Ada.', ada('t1'));
+    const recall = vi.spyOn(memory, 'recall');
+    await agent.generate('What is my name?', ada('t1'));
+    expect(recall).toHaveBeenCalledTimes(1);
+    expect(recall.mock.calls[0]![1]?.layers).toEqual(['summary', 'facts', 'episodes', 'graph', 'working']);
+    expect(conversation(prompts[1]!)).toEqual([
+      'user: My name is Ada.',
+      'assistant: Noted.',
+      'user: What is my name?',
+    ]);
+    const block = systemText(prompts[1]!);
+    expect(block).toContain('name: Ada');
+    // The window's messages are not repeated inside the block.
+    expect(block).not.toContain('Noted.');
   });
 
   it('history: false leaves the thread’s messages out, the block stays', async () => {

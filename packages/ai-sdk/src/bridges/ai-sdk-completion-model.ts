@@ -1,7 +1,11 @@
-import { type CompletionModel, PORT_SPECIFICATION_VERSION, parseArgs } from '@strata-memory/core';
+import {
+  type CompletionModel,
+  modelFailure,
+  PORT_SPECIFICATION_VERSION,
+  parseArgs,
+} from '@strata-memory/core';
 import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from 'ai';
 import { z } from 'zod/v4';
-import { modelFailure } from './model-errors.ts';
 
 export interface AiSdkCompletionModelOptions {
   /** An AI SDK language model, e.g. `openai('gpt-5-mini')`. Not one wrapped with `strataMiddleware`. */

@@ -1,7 +1,13 @@
-import { type Embedder, LIMITS, PORT_SPECIFICATION_VERSION, parseArgs } from '@strata-memory/core';
+import {
+  type Embedder,
+  LIMITS,
+  modelFailure,
+  PORT_SPECIFICATION_VERSION,
+  parseArgs,
+  unitVectors,
+} from '@strata-memory/core';
 import { type EmbeddingModel, embedMany } from 'ai';
 import { z } from 'zod/v4';
-import { modelFailure, modelOutputInvalid } from './model-errors.ts';
 
 export interface AiSdkEmbedderOptions {
   /** An AI SDK embedding model, e.g. `openai.embedding('text-embedding-3-small')`. */
@@ -41,23 +47,12 @@ function declaredBatchSize(model: EmbeddingModel): number {
   return typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : DEFAULT_BATCH;
 }
 
-/** Scales a vector to unit length, as the `Embedder` port asks; a zero or non-finite vector is invalid. */
-function unitLength(vector: number[], where: string): number[] {
-  let sum = 0;
-  for (const value of vector) {
-    if (!Number.isFinite(value)) throw modelOutputInvalid(where, 'the model returned a non-finite number');
-    sum += value * value;
-  }
-  const norm = Math.sqrt(sum);
-  if (norm === 0) throw modelOutputInvalid(where, 'the model returned a zero vector');
-  return vector.map((value) => value / norm);
-}
-
 /**
  * An AI SDK `EmbeddingModel` as the engine's `Embedder`. Calls go through `embedMany`, which
  * splits a batch into calls of at most the model's `maxEmbeddingsPerCall` texts and retries
  * failures; `maxBatchSize` tells the engine the same limit. Vectors come back unit-length and
  * are checked for count and length; failures are `model_failure`, bad vectors `model_output_invalid`.
+ * The AI SDK has one `embedMany` for documents and queries alike, so `purpose` is not used.
  */
 export function aiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
   const parsed = parseArgs(optionsSchema, options, 'aiSdkEmbedder');
@@ -82,23 +77,7 @@ export function aiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
       } catch (error) {
         throw modelFailure(where, error);
       }
-      if (embeddings.length !== texts.length) {
-        throw modelOutputInvalid(where, `asked for ${texts.length} vectors, got ${embeddings.length}`);
-      }
-      return embeddings.map((vector, index) => {
-        if (vector.length !== parsed.dimensions) {
-          throw modelOutputInvalid(
-            where,
-            `vector ${index} has ${vector.length} dimensions, expected ${parsed.dimensions}`,
-            {
-              index,
-              dimensions: vector.length,
-              expected: parsed.dimensions,
-            },
-          );
-        }
-        return unitLength(vector, where);
-      });
+      return unitVectors({ vectors: embeddings, count: texts.length, dimensions: parsed.dimensions, where });
     },
   };
 }

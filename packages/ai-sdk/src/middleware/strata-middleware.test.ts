@@ -1,11 +1,10 @@
-import { type Memory, type Scope, StrataError } from '@strata-memory/core';
+import { type Memory, type MemoryErrorEvent, type Scope, StrataError } from '@strata-memory/core';
 import { generateText, stepCountIs, streamText, ToolLoopAgent, tool, wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { AI_MAJOR, type Script, scriptedModel, systemMessages } from '../../test/ai-under-test.ts';
 import { newMemory, outageStore, threadMessages } from '../../test/memory-fixtures.ts';
 import { strataProviderOptions } from '../scope/request-scope.ts';
-import type { MemoryErrorEvent } from './memory-errors.ts';
 import { type StrataMiddlewareOptions, strataMiddleware } from './strata-middleware.ts';
 import { withMemory } from './with-memory.ts';
 

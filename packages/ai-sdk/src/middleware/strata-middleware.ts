@@ -1,21 +1,21 @@
 import {
-  type Layer,
+  integrationOptionFields,
   type Memory,
+  type MemoryErrorReporter,
+  memoryFailurePolicy,
   type ObserveInput,
   type Principal,
   parseArgs,
-  type RecallOptions,
+  parseBoundScope,
+  type RecallErrorPolicy,
+  type RecallSettings,
+  recallOptionsFor,
+  resolveRequestScope,
   type Scope,
 } from '@strata-memory/core';
 import type { LanguageModelMiddleware } from 'ai';
 import { z } from 'zod/v4';
-import { parseBoundScope, resolveScope, STRATA_OPTIONS_KEY } from '../scope/request-scope.ts';
-import {
-  type MemoryErrorReporter,
-  type RecallErrorPolicy,
-  report,
-  warnOnMemoryError,
-} from './memory-errors.ts';
+import { STRATA_OPTIONS_KEY } from '../scope/request-scope.ts';
 import type { CallOptions, StreamPart } from './model-call.ts';
 import { insertSystemContext, type PromptTurn, readPromptTurn } from './prompt-turn.ts';
 import { assistantFromContent, StreamedAnswer } from './step-output.ts';
@@ -29,15 +29,12 @@ export interface StrataMiddlewareOptions {
    * Without a bound scope every call must pass `providerOptions.strata`.
    */
   scope?: Scope;
-  /** Passed to `memory.recall`. */
-  recall?: {
-    /** Token budget of the injected context. Default: the engine's `policy.defaultBudgetTokens`. */
-    budget?: { tokens: number };
-    /** Layers to recall (default all). Leave out `working` when the caller already sends the full history. */
-    layers?: Layer[];
-    /** Most episodes to consider. */
-    maxEpisodes?: number;
-  };
+  /**
+   * Passed to `memory.recall`: `budget` (default the engine's `policy.defaultBudgetTokens`),
+   * `layers` (default all; leave out `working` when the caller already sends the full history),
+   * `maxEpisodes`.
+   */
+  recall?: RecallSettings;
   /** Who is asking: recall sees only items at or below its access level; writes record it as provenance. */
   principal?: Principal;
   /** When recall fails: `continue` (default) answers without memory and reports; `throw` fails the call. */
@@ -46,33 +43,7 @@ export interface StrataMiddlewareOptions {
   reportError?: MemoryErrorReporter;
 }
 
-const layerSchema = z.enum(['working', 'summary', 'facts', 'episodes', 'graph']);
-
-const optionsSchema = z.object({
-  memory: z.custom<Memory>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as Memory).recall === 'function' &&
-      typeof (value as Memory).observe === 'function',
-    'must be a Memory (createMemory(...))',
-  ),
-  scope: z.unknown().optional(),
-  recall: z
-    .object({
-      budget: z.object({ tokens: z.number().int().positive() }).strict().optional(),
-      layers: z.array(layerSchema).min(1).optional(),
-      maxEpisodes: z.number().int().positive().optional(),
-    })
-    .strict()
-    .optional(),
-  principal: z
-    .object({ id: z.string().min(1), role: z.string().optional(), level: z.number().int().min(0).optional() })
-    .strict()
-    .optional(),
-  onError: z.enum(['continue', 'throw']).optional(),
-  reportError: z.custom<MemoryErrorReporter>((value) => typeof value === 'function').optional(),
-});
+const optionsSchema = z.object({ ...integrationOptionFields, scope: z.unknown().optional() }).strict();
 
 /** What `transformParams` learned about a call, handed to `wrapGenerate` / `wrapStream`. */
 interface CallTurn {
@@ -103,26 +74,23 @@ export function strataMiddleware(options: StrataMiddlewareOptions): LanguageMode
   const parsed = parseArgs(optionsSchema, options, WHERE);
   const memory = parsed.memory;
   const bound = parseBoundScope(parsed.scope, WHERE);
-  const policy: RecallErrorPolicy = parsed.onError ?? 'continue';
-  const reporter: MemoryErrorReporter = parsed.reportError ?? warnOnMemoryError;
+  const failures = memoryFailurePolicy(
+    {
+      ...(parsed.onError ? { onError: parsed.onError } : {}),
+      ...(parsed.reportError ? { reportError: parsed.reportError } : {}),
+    },
+    WHERE,
+  );
   const principal = parsed.principal;
   const turns = new WeakMap<CallOptions, CallTurn>();
 
   const scopeOf = (params: CallOptions): Scope =>
-    resolveScope({
+    resolveRequestScope({
       bound,
       request: params.providerOptions?.[STRATA_OPTIONS_KEY],
       where: WHERE,
       requestArgument: REQUEST_ARGUMENT,
     });
-
-  const recallOptions = (query: string | undefined): RecallOptions => ({
-    ...(query !== undefined ? { query } : {}),
-    ...(parsed.recall?.budget ? { budget: parsed.recall.budget } : {}),
-    ...(parsed.recall?.layers ? { layers: parsed.recall.layers } : {}),
-    ...(parsed.recall?.maxEpisodes ? { maxEpisodes: parsed.recall.maxEpisodes } : {}),
-    ...(principal ? { principal } : {}),
-  });
 
   /** Observes the user message (first step only) and this step's answer; failures are reported, never thrown. */
   async function observeStep(call: CallTurn, answer: ObserveInput | undefined): Promise<void> {
@@ -132,11 +100,9 @@ export function strataMiddleware(options: StrataMiddlewareOptions): LanguageMode
     }
     if (answer) inputs.push(answer);
     if (inputs.length === 0) return;
-    try {
-      await memory.observe(call.scope, inputs, principal ? { principal } : {});
-    } catch (error) {
-      report(reporter, { phase: 'observe', error, scope: call.scope });
-    }
+    await failures.observe(call.scope, () =>
+      memory.observe(call.scope, inputs, principal ? { principal } : {}),
+    );
   }
 
   function callTurn(params: CallOptions): CallTurn {
@@ -150,14 +116,11 @@ export function strataMiddleware(options: StrataMiddlewareOptions): LanguageMode
       const scope = scopeOf(params);
       const turn = readPromptTurn(params.prompt);
       let prompt = params.prompt;
-      try {
-        const context = await memory.recall(scope, recallOptions(turn.query));
-        const rendered = context.render();
-        if (rendered.trim().length > 0) prompt = insertSystemContext(prompt, rendered);
-      } catch (error) {
-        if (policy === 'throw') throw error;
-        report(reporter, { phase: 'recall', error, scope });
-      }
+      const context = await failures.recall(scope, () =>
+        memory.recall(scope, recallOptionsFor(parsed.recall, { query: turn.query, principal })),
+      );
+      const rendered = context?.render() ?? '';
+      if (rendered.trim().length > 0) prompt = insertSystemContext(prompt, rendered);
       const next: CallOptions = {
         ...params,
         prompt,

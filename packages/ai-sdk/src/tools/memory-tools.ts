@@ -1,16 +1,37 @@
 import {
-  type FactRecord,
-  type JsonValue,
-  type Layer,
+  type CorrectInput,
+  type CorrectOutput,
+  type ForgetInput,
+  type ForgetOutput,
   type Memory,
+  type MemoryToolName,
+  memoryToolDefinitions,
   type Principal,
-  parseArgs,
-  type RecalledItem,
+  parseBoundScope,
+  type RecallInput,
+  type RecallOutput,
+  type RememberInput,
+  type RememberOutput,
+  resolveRequestScope,
   type Scope,
 } from '@strata-memory/core';
 import { type Tool, tool } from 'ai';
 import { z } from 'zod/v4';
-import { parseBoundScope, resolveScope, STRATA_OPTIONS_KEY } from '../scope/request-scope.ts';
+import { STRATA_OPTIONS_KEY } from '../scope/request-scope.ts';
+
+export type {
+  CorrectInput,
+  CorrectOutput,
+  FactView,
+  ForgetInput,
+  ForgetOutput,
+  MemoryToolName,
+  RecalledItemView,
+  RecallInput,
+  RecallOutput,
+  RememberInput,
+  RememberOutput,
+} from '@strata-memory/core';
 
 export interface MemoryToolsOptions {
   /** The engine (`createMemory(...)`). */
@@ -30,35 +51,24 @@ export interface MemoryToolsOptions {
 const WHERE = 'memoryTools';
 const REQUEST_ARGUMENT = `tool context ${STRATA_OPTIONS_KEY}`;
 
-const optionsSchema = z.object({
-  memory: z.custom<Memory>(
-    (value) => typeof value === 'object' && value !== null && typeof (value as Memory).recall === 'function',
-    'must be a Memory (createMemory(...))',
-  ),
-  scope: z.unknown().optional(),
-  principal: z
-    .object({ id: z.string().min(1), role: z.string().optional(), level: z.number().int().min(0).optional() })
-    .strict()
-    .optional(),
-  recallBudgetTokens: z.number().int().min(16).max(100_000).optional(),
-});
-
 /**
  * The context each memory tool accepts: `{ strata: { orgId?, userId?, agentId?, threadId? } }`, or
  * none at all when the tools have a bound scope (the AI SDK validates a tool's context even when
  * the call passes none, so a missing context reads as `{}`).
  */
-const contextObjectSchema = z.object({
-  [STRATA_OPTIONS_KEY]: z
-    .object({
-      orgId: z.string().optional(),
-      userId: z.string().optional(),
-      agentId: z.string().optional(),
-      threadId: z.string().optional(),
-    })
-    .optional(),
-});
-const contextSchema = z.preprocess((value) => value ?? {}, contextObjectSchema);
+const contextSchema = z.preprocess(
+  (value) => value ?? {},
+  z.object({
+    [STRATA_OPTIONS_KEY]: z
+      .object({
+        orgId: z.string().optional(),
+        userId: z.string().optional(),
+        agentId: z.string().optional(),
+        threadId: z.string().optional(),
+      })
+      .optional(),
+  }),
+);
 
 /** What a memory tool reads from its context: the request's scope under `strata`. */
 export type MemoryToolContext = {
@@ -66,151 +76,12 @@ export type MemoryToolContext = {
 };
 
 /**
- * The context to pass so every memory tool acts at `scope`: spread it into `toolsContext` (ai 7),
- * e.g. `toolsContext: { ...memoryToolsContext({ userId }) }`. With ai 6 pass
- * `experimental_context: { strata: scope }` instead.
+ * The context to pass so every memory tool acts at `scope`: `toolsContext: memoryToolsContext(scope)`
+ * (ai 7). With ai 6 pass `experimental_context: { strata: scope }` instead.
  */
 export function memoryToolsContext(scope: Scope): Record<MemoryToolName, MemoryToolContext> {
   const context = { [STRATA_OPTIONS_KEY]: scope };
   return { remember: context, recall: context, forget: context, correct: context };
-}
-
-export type MemoryToolName = 'remember' | 'recall' | 'forget' | 'correct';
-
-const scalarValue = z.union([z.string(), z.number(), z.boolean()]);
-
-/** `remember`: a fact (`entity`, `key`, `value`) or a note (`text`). */
-export interface RememberInput {
-  kind: 'fact' | 'note';
-  text?: string;
-  entity?: string;
-  entityType?: string;
-  key?: string;
-  value?: string | number | boolean;
-}
-
-export interface RecallInput {
-  query: string;
-  maxTokens?: number;
-}
-
-export interface ForgetInput {
-  id: string;
-}
-
-export interface CorrectInput {
-  entity: string;
-  entityType?: string;
-  key: string;
-  value: string | number | boolean;
-}
-
-const rememberInput = z
-  .object({
-    kind: z
-      .enum(['fact', 'note'])
-      .describe('`fact`: a value of one attribute of one entity. `note`: anything else worth remembering.'),
-    text: z
-      .string()
-      .min(1)
-      .max(4000)
-      .optional()
-      .describe('For a note: what to remember, in a full sentence. For a fact: optional source sentence.'),
-    entity: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('For a fact: who or what it is about, e.g. "Supplier X".'),
-    entityType: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('For a fact: the kind of entity, e.g. "supplier", "user", "project".'),
-    key: z.string().min(1).max(200).optional().describe('For a fact: the attribute, e.g. "lead time".'),
-    value: scalarValue.optional().describe('For a fact: the value, e.g. "30 days".'),
-  })
-  .superRefine((input, ctx) => {
-    if (input.kind === 'note' && input.text === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['text'], message: 'a note needs text' });
-    }
-    if (input.kind === 'fact') {
-      for (const field of ['entity', 'key', 'value'] as const) {
-        if (input[field] === undefined) {
-          ctx.addIssue({ code: 'custom', path: [field], message: `a fact needs ${field}` });
-        }
-      }
-    }
-  });
-
-const recallInput = z.object({
-  query: z.string().min(1).max(2000).describe('What to look for, in plain words.'),
-  maxTokens: z.number().int().min(16).max(8000).optional().describe('Budget for the result. Default 800.'),
-});
-
-const forgetInput = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(256)
-    .describe('The id of an item returned by `recall` (a fact, episode, node or edge).'),
-});
-
-const correctInput = z.object({
-  entity: z.string().min(1).max(200).describe('Who or what the fact is about.'),
-  entityType: z.string().min(1).max(100).optional().describe('The kind of entity. Default "entity".'),
-  key: z.string().min(1).max(200).describe('The attribute being corrected.'),
-  value: scalarValue.describe('The correct value.'),
-});
-
-/** A fact as the model sees it in a tool result. */
-export interface FactView {
-  id: string;
-  entityType: string;
-  entity: string;
-  key: string;
-  value: JsonValue;
-  version: number;
-  confidence: number;
-  status: FactRecord['status'];
-}
-
-/** A recalled item as the model sees it: what it is, why it matched, and its id for `forget`. */
-export interface RecalledItemView {
-  id: string;
-  layer: RecalledItem['layer'];
-  text: string;
-  reason: string;
-  score: number;
-}
-
-export type RememberOutput =
-  | {
-      stored: 'fact' | 'review' | 'nothing';
-      /** True when the value was already current (confirmed, not duplicated). */
-      confirmed: boolean;
-      fact?: FactView;
-      previous?: FactView;
-      /** Set when the fact went to the review queue instead of the fact store. */
-      reviewId?: string;
-    }
-  | { stored: 'note'; episodeIds: string[]; duplicates: number; facts: FactView[] };
-
-export interface RecallOutput {
-  /** The rendered context block. */
-  context: string;
-  items: RecalledItemView[];
-}
-
-export interface ForgetOutput {
-  deleted: boolean;
-  layer?: Layer;
-}
-
-export interface CorrectOutput {
-  fact: FactView;
-  previous?: FactView;
 }
 
 type MemoryTool<INPUT, OUTPUT> = Tool<INPUT, OUTPUT, MemoryToolContext | undefined>;
@@ -222,34 +93,6 @@ export type MemoryTools = {
   forget: MemoryTool<ForgetInput, ForgetOutput>;
   correct: MemoryTool<CorrectInput, CorrectOutput>;
 };
-
-/**
- * `tool()` only accepts an object context type, but the AI SDK's `Tool` type allows one that may be
- * undefined, which is what makes `toolsContext` optional for callers. The schema above already
- * turns a missing context into `{}` at run time, so widening the declared type is safe.
- */
-function withOptionalContext<INPUT, OUTPUT>(
-  built: Tool<INPUT, OUTPUT, MemoryToolContext>,
-): MemoryTool<INPUT, OUTPUT> {
-  return built as unknown as MemoryTool<INPUT, OUTPUT>;
-}
-
-function factView(fact: FactRecord): FactView {
-  return {
-    id: fact.id,
-    entityType: fact.entityType,
-    entity: fact.entityId,
-    key: fact.key,
-    value: fact.value,
-    version: fact.version,
-    confidence: fact.confidence,
-    status: fact.status,
-  };
-}
-
-function itemView(item: RecalledItem): RecalledItemView {
-  return { id: item.id, layer: item.layer, text: item.text, reason: item.reason, score: item.scores.final };
-}
 
 /** Reads `context.strata` (ai 7 tool context) or `experimental_context.strata` (ai 6). */
 function requestScope(executionOptions: unknown): unknown {
@@ -264,119 +107,60 @@ function requestScope(executionOptions: unknown): unknown {
 }
 
 /**
- * Memory as tools the model can call: `remember` (a fact or a note), `recall` (search, with why
- * each item matched), `forget` (one item by id, only within the caller's scope) and `correct`
- * (a human correction that supersedes a fact). Each acts at the bound scope plus what the call's
- * tool context adds.
+ * Memory as tools the model can call: core's `remember`, `recall`, `forget` and `correct` (see
+ * `memoryToolDefinitions`), each built with the AI SDK's `tool()` and run at the bound scope plus
+ * what the call's tool context adds.
  */
 export function memoryTools(options: MemoryToolsOptions): MemoryTools {
-  const parsed = parseArgs(optionsSchema, options, WHERE);
-  const memory = parsed.memory;
-  const bound = parseBoundScope(parsed.scope, WHERE);
-  const principal = parsed.principal;
-  const defaultBudget = parsed.recallBudgetTokens ?? 800;
+  const { scope, ...engineOptions } = options ?? ({} as MemoryToolsOptions);
+  const { remember, recall, forget, correct } = memoryToolDefinitions(engineOptions, WHERE);
+  const bound = parseBoundScope(scope, WHERE);
   const scopeOf = (executionOptions: unknown): Scope =>
-    resolveScope({
+    resolveRequestScope({
       bound,
       request: requestScope(executionOptions),
       where: WHERE,
       requestArgument: REQUEST_ARGUMENT,
     });
-
-  const remember = tool<RememberInput, RememberOutput, MemoryToolContext>({
-    description:
-      'Remember something for later conversations: a fact (entity, key, value: replaces an older value of the ' +
-      'same key) or a note (free text).',
-    inputSchema: rememberInput,
-    contextSchema,
-    async execute(input, executionOptions) {
-      const scope = scopeOf(executionOptions);
-      if (input.kind === 'fact') {
-        const result = await memory.facts.remember(scope, {
-          entity: input.entity!,
-          key: input.key!,
-          value: input.value!,
-          ...(input.entityType ? { entityType: input.entityType } : {}),
-          ...(principal ? { principal } : {}),
-        });
-        return {
-          stored: result.fact ? 'fact' : result.review ? 'review' : 'nothing',
-          confirmed: result.confirmed,
-          ...(result.fact ? { fact: factView(result.fact) } : {}),
-          ...(result.previous ? { previous: factView(result.previous) } : {}),
-          ...(result.review ? { reviewId: result.review.id } : {}),
-        };
-      }
-      const observed = await memory.observe(
-        scope,
-        { role: 'assistant', content: input.text!, metadata: { source: 'memory-tool' } },
-        principal ? { principal } : {},
-      );
-      return {
-        stored: 'note',
-        episodeIds: observed.episodes.map((e) => e.id),
-        duplicates: observed.duplicates,
-        facts: observed.facts.written.map(factView),
-      };
-    },
+  const shared = { contextSchema } as const;
+  return withOptionalContext({
+    remember: tool<RememberInput, RememberOutput, MemoryToolContext>({
+      ...shared,
+      description: remember.description,
+      inputSchema: remember.inputSchema,
+      execute: (input, call) => remember.execute(input, scopeOf(call)),
+    }),
+    recall: tool<RecallInput, RecallOutput, MemoryToolContext>({
+      ...shared,
+      description: recall.description,
+      inputSchema: recall.inputSchema,
+      execute: (input, call) => recall.execute(input, scopeOf(call)),
+    }),
+    forget: tool<ForgetInput, ForgetOutput, MemoryToolContext>({
+      ...shared,
+      description: forget.description,
+      inputSchema: forget.inputSchema,
+      execute: (input, call) => forget.execute(input, scopeOf(call)),
+    }),
+    correct: tool<CorrectInput, CorrectOutput, MemoryToolContext>({
+      ...shared,
+      description: correct.description,
+      inputSchema: correct.inputSchema,
+      execute: (input, call) => correct.execute(input, scopeOf(call)),
+    }),
   });
+}
 
-  const recall = tool<RecallInput, RecallOutput, MemoryToolContext>({
-    description:
-      'Search memory (facts, past conversations, related entities). Returns a context block and each item ' +
-      'with its id and the reason it matched.',
-    inputSchema: recallInput,
-    contextSchema,
-    async execute(input, executionOptions) {
-      const scope = scopeOf(executionOptions);
-      const context = await memory.recall(scope, {
-        query: input.query,
-        budget: { tokens: input.maxTokens ?? defaultBudget },
-        layers: ['facts', 'episodes', 'graph'],
-        ...(principal ? { principal } : {}),
-      });
-      return { context: context.render(), items: context.items.map(itemView) };
-    },
-  });
-
-  const forget = tool<ForgetInput, ForgetOutput, MemoryToolContext>({
-    description:
-      'Delete one remembered item by its id (from `recall`). Only items visible to this conversation.',
-    inputSchema: forgetInput,
-    contextSchema,
-    async execute(input, executionOptions) {
-      const scope = scopeOf(executionOptions);
-      const result = await memory.forgetItem(scope, input.id, principal ? { principal } : {});
-      return { deleted: result.deleted, ...(result.layer ? { layer: result.layer } : {}) };
-    },
-  });
-
-  const correct = tool<CorrectInput, CorrectOutput, MemoryToolContext>({
-    description:
-      'Correct a fact the user says is wrong ("no, the lead time is 30 days"). The new value replaces the old ' +
-      'one for every later recall; the old one is kept as history.',
-    inputSchema: correctInput,
-    contextSchema,
-    async execute(input, executionOptions) {
-      const scope = scopeOf(executionOptions);
-      const result = await memory.facts.correct(scope, {
-        entity: input.entity,
-        key: input.key,
-        value: input.value,
-        ...(input.entityType ? { entityType: input.entityType } : {}),
-        ...(principal ? { principal } : {}),
-      });
-      return {
-        fact: factView(result.fact),
-        ...(result.previous ? { previous: factView(result.previous) } : {}),
-      };
-    },
-  });
-
-  return {
-    remember: withOptionalContext(remember),
-    recall: withOptionalContext(recall),
-    forget: withOptionalContext(forget),
-    correct: withOptionalContext(correct),
-  };
+/**
+ * `tool()` only accepts an object context type, but the AI SDK's `Tool` type allows one that may be
+ * undefined, which is what makes `toolsContext` optional for callers. The context schema turns a
+ * missing context into `{}` at run time, so widening the declared type is safe.
+ */
+function withOptionalContext(tools: {
+  remember: Tool<RememberInput, RememberOutput, MemoryToolContext>;
+  recall: Tool<RecallInput, RecallOutput, MemoryToolContext>;
+  forget: Tool<ForgetInput, ForgetOutput, MemoryToolContext>;
+  correct: Tool<CorrectInput, CorrectOutput, MemoryToolContext>;
+}): MemoryTools {
+  return tools as unknown as MemoryTools;
 }

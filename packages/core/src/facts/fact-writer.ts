@@ -3,6 +3,7 @@ import { conflict, StrataError } from '../errors/strata-error.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { FactRecord, JsonValue, Metadata, Provenance } from '../store/records.ts';
+import { FACT_INDEX_KEY } from './fact-index.ts';
 import { currentAt, sameValue } from './fact-reads.ts';
 
 /**
@@ -49,6 +50,12 @@ export type FactWriteOutcome =
   | { kind: 'protected'; current: FactRecord };
 
 const MAX_ATTEMPTS = 6;
+
+/** The current version's index link, for a new version whose write does not set its own. */
+function carriedIndex(current: FactRecord, metadata: Metadata): Metadata {
+  const index = current.metadata[FACT_INDEX_KEY];
+  return index === undefined || FACT_INDEX_KEY in metadata ? {} : { [FACT_INDEX_KEY]: index };
+}
 
 /** True when the value came from a human correction (or a human-approved review). */
 export function isCorrected(fact: FactRecord): boolean {
@@ -112,7 +119,8 @@ async function attempt(tx: StoreTransaction, write: FactWrite): Promise<FactWrit
       // A new version is never less restricted than the one it replaces.
       accessLevel: Math.max(write.accessLevel, current.accessLevel),
       provenance: write.provenance,
-      metadata: { ...metadata, previousValue: current.value },
+      // The fact's index (see `fact-index.ts`) follows the key to the new version unless replaced.
+      metadata: { ...carriedIndex(current, metadata), ...metadata, previousValue: current.value },
     },
   });
   await markOutdatedEpisodes(tx, fact);

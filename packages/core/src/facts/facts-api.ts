@@ -1,5 +1,7 @@
+import { embedInBatches } from '../episodic/embed-batches.ts';
 import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
 import { AuditTrail } from '../memory/audit-log.ts';
+import { documentEmbedder } from '../memory/document-embedder.ts';
 import {
   actorOf,
   type Engine,
@@ -20,7 +22,8 @@ import type { FactKey, FactsApi, Principal } from '../memory/types.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
-import type { FactRecord, Provenance } from '../store/records.ts';
+import type { FactRecord, Metadata, Provenance } from '../store/records.ts';
+import { FACT_INDEX_KEY, indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
 import { resolveEntityType } from './fact-references.ts';
 import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
@@ -73,11 +76,45 @@ export function createFactsApi(engine: Engine): FactsApi {
   const visibleTo = (fact: FactRecord | undefined, principal: Principal | undefined) =>
     fact !== undefined && fact.accessLevel <= readLevel(engine, principal) ? fact : undefined;
 
+  /** Vectors for the index texts that have no episode yet (the rest keep theirs). A failure is returned, not thrown. */
+  async function embedIndexTexts(
+    target: Scope,
+    key: ReturnType<typeof storedKey>,
+    texts: string[],
+    signal?: AbortSignal,
+  ): Promise<{ vectors: Map<string, number[]>; error?: StrataError }> {
+    const vectors = new Map<string, number[]>();
+    const embedder = engine.embedder;
+    if (!embedder || texts.length === 0) return { vectors };
+    const fact = { entityType: key.entityType ?? 'entity', entityId: key.entityId, key: key.key };
+    const entries = indexEntries(target, fact, texts);
+    const present = new Set(
+      (await store.episodes.get({ scope: target, ids: entries.map((e) => e.id) })).map((e) => e.id),
+    );
+    const todo = entries.filter((e) => !present.has(e.id)).map((e) => e.text);
+    if (todo.length === 0) return { vectors };
+    try {
+      const embedded = await embedInBatches({
+        embedder: documentEmbedder(embedder),
+        texts: todo,
+        ...(signal ? { signal } : {}),
+      });
+      for (const [i, text] of todo.entries()) vectors.set(text, embedded[i]!);
+      return { vectors };
+    } catch (error) {
+      return { vectors, error: error as StrataError };
+    }
+  }
+
   async function write(
     scopeInput: Scope,
-    input: { principal?: Principal } & ReturnType<typeof storedKey> & { value: unknown },
+    input: { principal?: Principal } & ReturnType<typeof storedKey> & {
+        value: unknown;
+        metadata?: Metadata;
+        index?: { texts: string[]; speaker?: string };
+      },
     options: { mode: FactWriteMode; source: Provenance['source']; confidence: number; accessLevel: number },
-  ) {
+  ): Promise<{ outcome: FactWriteOutcome; indexEpisodeIds?: string[] }> {
     const scope = parseScope(scopeInput);
     const target = longTermScopeOf(scope, policy);
     const at = clock.now();
@@ -88,6 +125,7 @@ export function createFactsApi(engine: Engine): FactsApi {
       ...(input.principal ? { principalId: input.principal.id } : {}),
     };
     const audit = new AuditTrail({ actor: actorOf(input.principal), at });
+    const embedded = input.index ? await embedIndexTexts(target, input, input.index.texts) : undefined;
     return withTransaction(store, async (tx) => {
       // One name, one identity per key: a key memory holds for the entity under another type is that fact.
       const entityType = await resolveEntityType(tx, {
@@ -96,21 +134,69 @@ export function createFactsApi(engine: Engine): FactsApi {
         entityId: input.entityId,
         key: input.key,
       });
-      const outcome = await writeFact(tx, {
+      const identity = { entityType, entityId: input.entityId, key: input.key };
+      const entries = input.index ? indexEntries(target, identity, input.index.texts) : undefined;
+      const metadata: Metadata = {
+        ...(input.metadata ?? {}),
+        ...(entries ? { [FACT_INDEX_KEY]: entries.map((e) => e.id) } : {}),
+      };
+      let outcome = await writeFact(tx, {
         scope: target,
-        entityType,
-        entityId: input.entityId,
-        key: input.key,
+        ...identity,
         value: input.value as FactRecord['value'],
         confidence: options.confidence,
         mode: options.mode,
         accessLevel: options.accessLevel,
         provenance,
+        ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
         at,
       });
+      let previousIndex: string[] = [];
+      if (outcome.kind === 'superseded') previousIndex = indexEpisodeIdsOf(outcome.previous);
+      if (outcome.kind === 'confirmed') {
+        previousIndex = indexEpisodeIdsOf(outcome.fact);
+        // A confirmation keeps the version: the new metadata (and index link) is merged into it.
+        if (Object.keys(metadata).length > 0) {
+          const fact = await tx.facts.update({ scope: target, id: outcome.fact.id, patch: { metadata } });
+          outcome = { kind: 'confirmed', fact };
+        }
+      }
       auditFactOutcome(audit, outcome);
+      if (entries && outcome.kind !== 'protected') {
+        const { written, removed } = await syncFactIndex(tx, {
+          scope: target,
+          fact: identity,
+          entries,
+          previous: previousIndex,
+          embeddings: embedded?.vectors ?? new Map(),
+          ...(input.index?.speaker ? { speaker: input.index.speaker } : {}),
+          accessLevel: outcome.fact.accessLevel,
+          provenance,
+          at,
+        });
+        if (written.length > 0 || removed.length > 0) {
+          audit.add({
+            scope: target,
+            action: 'fact.index',
+            subjectType: 'fact',
+            subjectId: outcome.fact.id,
+            details: { episodes: entries.length, written: written.length, removed: removed.length },
+          });
+        }
+        if (embedded?.error) {
+          audit.add({
+            scope: target,
+            action: 'embed.failed',
+            details: {
+              embedder: engine.embedder?.id ?? 'none',
+              error: embedded.error.message,
+              episodes: written.length,
+            },
+          });
+        }
+      }
       await audit.flush(tx);
-      return outcome;
+      return { outcome, ...(entries ? { indexEpisodeIds: entries.map((e) => e.id) } : {}) };
     });
   }
 
@@ -200,9 +286,15 @@ export function createFactsApi(engine: Engine): FactsApi {
         });
         return { review, confirmed: false };
       }
-      const outcome = await write(
+      const { outcome, indexEpisodeIds } = await write(
         scopeInput,
-        { ...key, value: parsed.value, ...(parsed.principal ? { principal: parsed.principal } : {}) },
+        {
+          ...key,
+          value: parsed.value,
+          ...(parsed.principal ? { principal: parsed.principal } : {}),
+          ...(parsed.metadata ? { metadata: parsed.metadata } : {}),
+          ...(parsed.index ? { index: parsed.index } : {}),
+        },
         { mode: 'authoritative', source: 'api', confidence, accessLevel },
       );
       if (outcome.kind === 'protected')
@@ -213,6 +305,7 @@ export function createFactsApi(engine: Engine): FactsApi {
         fact: outcome.fact,
         ...(previous ? { previous } : {}),
         confirmed: outcome.kind === 'confirmed',
+        ...(indexEpisodeIds ? { indexEpisodeIds } : {}),
       };
     },
 
@@ -220,7 +313,7 @@ export function createFactsApi(engine: Engine): FactsApi {
       const parsed = parseArgs(correctSchema, input, 'facts.correct');
       const key = storedKey(parsed);
       readLevel(engine, parsed.principal);
-      const outcome = await write(
+      const { outcome } = await write(
         scopeInput,
         { ...key, value: parsed.value, ...(parsed.principal ? { principal: parsed.principal } : {}) },
         { mode: 'correction', source: 'human', confidence: 1, accessLevel: 0 },

@@ -114,12 +114,90 @@ describe('forgetItem(scope, id)', () => {
     const { memory, store } = setup();
     await seed(memory);
     const [mine] = (await store.episodes.list({ scope: maria, limit: 1 })).items;
-    // The thread caller sees the user-level episode but it is not in the thread's subtree.
-    expect(await memory.forgetItem(mariaThread, mine!.id)).toEqual({ deleted: false });
     expect(await memory.forgetItem(bob, mine!.id)).toEqual({ deleted: false });
+    expect(await memory.forgetItem({ ...bob, threadId: 't1' }, mine!.id)).toEqual({ deleted: false });
     expect(await memory.forgetItem({ orgId: 'globex' }, mine!.id)).toEqual({ deleted: false });
     expect(await store.episodes.get({ scope: maria, ids: [mine!.id] })).toHaveLength(1);
     expect(await memory.forgetItem(org, mine!.id)).toEqual({ deleted: true, layer: 'episodes' });
+  });
+
+  it("lets a thread delete its user's long-term items, never the organisation's", async () => {
+    const { memory, store } = setup();
+    await seed(memory);
+    // Observed in the thread, stored at the user's scope (longTermScope: 'shared').
+    const [episode] = (await store.episodes.list({ scope: maria, limit: 1 })).items;
+    expect(episode!.scope).toEqual(maria);
+    expect(await memory.forgetItem(mariaThread, episode!.id)).toEqual({ deleted: true, layer: 'episodes' });
+    const fact = await memory.facts.get(mariaThread, { entity: 'Supplier X', key: 'lead time' });
+    expect(fact!.scope).toEqual(maria);
+    expect(await memory.forgetItem(mariaThread, fact!.id)).toEqual({ deleted: true, layer: 'facts' });
+    expect(await memory.facts.get(mariaThread, { entity: 'Supplier X', key: 'lead time' })).toBeNull();
+
+    const { fact: shared } = await memory.facts.remember(org, {
+      entity: 'Office',
+      key: 'wifi',
+      value: 'guest',
+    });
+    expect(await memory.forgetItem(mariaThread, shared!.id)).toEqual({ deleted: false });
+    expect(await memory.forgetItem(maria, shared!.id)).toEqual({ deleted: false });
+    expect((await memory.facts.get(mariaThread, { entity: 'Office', key: 'wifi' }))?.value).toBe('guest');
+    const audit = await memory.audit.list(maria, { actions: ['forget.item'] });
+    expect(audit.items.map((e) => [e.subjectId, e.scope])).toEqual([
+      [episode!.id, maria],
+      [fact!.id, maria],
+    ]);
+  });
+
+  it("keeps a thread inside itself under longTermScope: 'thread'", async () => {
+    const store = memoryStore();
+    const memory = createMemory({ store, clock: manualClock(), policy: { longTermScope: 'thread' } });
+    const { fact: userFact } = await memory.facts.remember(maria, {
+      entity: 'Desk',
+      key: 'floor',
+      value: '3',
+    });
+    const { fact: threadFact } = await memory.facts.remember(mariaThread, {
+      entity: 'Desk',
+      key: 'chair',
+      value: 'red',
+    });
+    expect(await memory.forgetItem(mariaThread, userFact!.id)).toEqual({ deleted: false });
+    expect(await memory.forgetItem(mariaThread, threadFact!.id)).toEqual({ deleted: true, layer: 'facts' });
+  });
+
+  it('finds an item the caller can see without walking the subtree', async () => {
+    const { memory, store } = setup();
+    await seed(memory);
+    for (let i = 0; i < 5; i++) {
+      await memory.observe(
+        { ...maria, threadId: `other-${i}` },
+        { role: 'user', content: `Note number ${i}.` },
+      );
+    }
+    const walked: string[] = [];
+    const spying = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'threads' && property !== 'audit' && property !== 'scopes') return value;
+        return new Proxy(value as object, {
+          get(sub, method, subReceiver) {
+            const fn = Reflect.get(sub, method, subReceiver);
+            if (method !== 'list' || typeof fn !== 'function') return fn;
+            return (...args: unknown[]) => {
+              walked.push(`${String(property)}.list`);
+              return (fn as (...a: unknown[]) => unknown).apply(sub, args);
+            };
+          },
+        });
+      },
+    });
+    const spied = createMemory({ store: spying, clock: manualClock() });
+    const [episode] = (await store.episodes.list({ scope: maria, limit: 1 })).items;
+    expect(await spied.forgetItem(mariaThread, episode!.id)).toEqual({ deleted: true, layer: 'episodes' });
+    expect(walked).toEqual([]);
+    // An id the caller cannot see is looked for down the subtree.
+    expect(await spied.forgetItem(mariaThread, 'ep_missing')).toEqual({ deleted: false });
+    expect(walked).toEqual(['scopes.list']);
   });
 
   it('validates its arguments', async () => {

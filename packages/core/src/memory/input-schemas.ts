@@ -1,4 +1,6 @@
 import { z } from 'zod/v4';
+import { SOURCE_EPISODES_KEY } from '../episodic/outdated-episodes.ts';
+import { FACT_INDEX_KEY, MAX_INDEX_TEXTS } from '../facts/fact-index.ts';
 import { idSchema } from '../scope/scope.ts';
 import { LIMITS } from '../store/limits.ts';
 import { metadataSchema, roleSchema } from '../store/schemas.ts';
@@ -69,12 +71,34 @@ export const factKeySchema = z
   })
   .strict();
 
+/** Fact metadata keys the engine sets itself; a caller's `metadata` may not. */
+const ENGINE_FACT_METADATA = ['correction', 'previousValue', SOURCE_EPISODES_KEY, FACT_INDEX_KEY];
+
 export const rememberSchema = factKeySchema
   .extend({
     value: z.json(),
     confidence: unitSchema.optional(),
     ...principalOption,
     access: accessSchema.optional(),
+    metadata: metadataSchema
+      .refine((metadata) => !ENGINE_FACT_METADATA.some((key) => Object.hasOwn(metadata, key)), {
+        message: `must not set the engine's own keys (${ENGINE_FACT_METADATA.join(', ')})`,
+      })
+      .optional(),
+    index: z
+      .object({
+        texts: z
+          .array(
+            z
+              .string()
+              .max(LIMITS.maxTextChars, `must be at most ${LIMITS.maxTextChars} characters`)
+              .refine((text) => text.trim().length > 0, 'must not be blank'),
+          )
+          .max(MAX_INDEX_TEXTS, `takes at most ${MAX_INDEX_TEXTS} texts`),
+        speaker: nameSchema.optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

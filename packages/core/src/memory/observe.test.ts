@@ -147,6 +147,23 @@ describe('observe: layers written', () => {
   });
 });
 
+describe('observe: embedding', () => {
+  it('embeds observed texts as documents', async () => {
+    const purposes: Array<string | undefined> = [];
+    const base = tableEmbedder({});
+    const embedder: Embedder = {
+      ...base,
+      embed: async (args) => {
+        purposes.push(args.purpose);
+        return base.embed(args);
+      },
+    };
+    const { memory } = setup({ embedder });
+    await memory.observe(thread, [{ role: 'user', content: 'Deploys happen on Tuesdays.' }]);
+    expect(purposes).toEqual(['document']);
+  });
+});
+
 describe('observe: retries and duplicates', () => {
   it('is a no-op for a message id already observed in a thread', async () => {
     const { memory, store } = setup();
@@ -197,6 +214,10 @@ describe('observe: retries and duplicates', () => {
     expect(second.episodes).toEqual([]);
     expect(second.duplicates).toBe(2);
     const [episode] = await episodesAt(store, user);
+    expect(second.folded).toEqual([
+      { messageId: 'm2', episodeId: episode!.id, similarity: 1 },
+      { messageId: 'm3', episodeId: episode!.id, similarity: 1 },
+    ]);
     expect(episode!.accessCount).toBe(2);
     expect((await episodesAt(store, user)).length).toBe(1);
   });
@@ -209,6 +230,7 @@ describe('observe: retries and duplicates', () => {
     ]);
     expect(result.episodes).toHaveLength(1);
     expect(result.duplicates).toBe(1);
+    expect(result.folded.map((f) => f.episodeId)).toEqual([result.episodes[0]!.id]);
     expect((await episodesAt(store, user))[0]!.accessCount).toBe(1);
   });
 
@@ -227,6 +249,10 @@ describe('observe: retries and duplicates', () => {
     expect(near.duplicates).toBe(1);
     expect(near.episodes.map((e) => e.text)).toEqual(['Lunch was good.']);
     const episodes = await episodesAt(store, user);
+    const kept = episodes.find((e) => e.text === 'The deploy window is Tuesday.')!;
+    expect(near.folded).toHaveLength(1);
+    expect(near.folded[0]!.episodeId).toBe(kept.id);
+    expect(near.folded[0]!.similarity).toBeGreaterThanOrEqual(0.95);
     expect(episodes.find((e) => e.text === 'The deploy window is Tuesday.')!.accessCount).toBe(1);
     // Another user's identical text is not a duplicate of this one.
     const other = await memory.observe(

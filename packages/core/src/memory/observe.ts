@@ -9,6 +9,7 @@ import { createId } from '../store/normalize.ts';
 import type { MessageRecord, MessageRole, Metadata, ToolCallRecord } from '../store/records.ts';
 import { type AppliedExtraction, applyExtraction, type ObservedMessage } from './apply-extraction.ts';
 import { AuditTrail } from './audit-log.ts';
+import { documentEmbedder } from './document-embedder.ts';
 import {
   actorOf,
   type Engine,
@@ -115,7 +116,7 @@ async function embedDrafts(
   if (!embedder || withText.length === 0) return { vectors };
   try {
     const embedded = await embedInBatches({
-      embedder,
+      embedder: documentEmbedder(embedder),
       texts: withText.map((p) => p.content),
       ...(signal ? { signal } : {}),
     });
@@ -159,6 +160,7 @@ export async function observe(
       messages: [],
       episodes: [],
       duplicates: 0,
+      folded: [],
       facts: { written: [], superseded: [], confirmed: [] },
       review: [],
       nodes: [],
@@ -317,6 +319,11 @@ export async function observe(
     messages,
     episodes: episodes.written,
     duplicates: episodes.duplicates.length,
+    folded: episodes.duplicates.map((d) => ({
+      messageId: d.draft.messageId,
+      episodeId: d.episodeId,
+      similarity: d.similarity,
+    })),
     facts: { written: applied.written, superseded: applied.superseded, confirmed: applied.confirmed },
     review: applied.review,
     nodes: applied.nodes,

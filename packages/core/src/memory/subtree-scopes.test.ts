@@ -6,10 +6,8 @@ import { createMemory } from './create-memory.ts';
 import { subtreeScopes } from './subtree-scopes.ts';
 
 /**
- * Batch work over a subtree (consolidation, forgetItem) finds the scopes below the one it was
- * given from threads and the audit log, because the store has no call that lists scopes. Every
- * write the engine makes is audited at the scope it wrote to, so every such scope is found, with
- * or without a thread.
+ * Batch work over a subtree (consolidation, forgetItem) reads each scope below the one it was
+ * given: the store lists every scope of the subtree that holds a row, with or without a thread.
  */
 
 const org: Scope = { orgId: 'acme' };
@@ -43,10 +41,11 @@ describe('subtreeScopes', () => {
 
     const found: string[] = [];
     for await (const scope of subtreeScopes(store, org)) found.push(scopeKey(scope));
-    // Each thread also stands for the scope above it, where its shared long-term items go.
-    const above = (scope: Scope): Scope => ({ orgId: scope.orgId!, userId: scope.userId! });
-    const expected = [inbox, bob, carol, dave, erin, thread, above(thread), frank, above(frank), org];
-    expect(found.sort()).toEqual(expected.map(scopeKey).sort());
+    // A thread's shared long-term items live in the scope above it (maria); frank's stay in the thread.
+    const maria: Scope = { orgId: 'acme', userId: 'maria' };
+    const expected = [inbox, bob, carol, dave, erin, thread, maria, frank, org];
+    expect(found.at(-1)).toBe(scopeKey(org));
+    expect([...found].sort()).toEqual(expected.map(scopeKey).sort());
 
     // So batch work reaches them: stale facts at a scope that never had a thread, and one episode by id.
     clock.advanceDays(100);

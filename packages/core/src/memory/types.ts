@@ -104,6 +104,11 @@ export interface ObserveResult {
   episodes: EpisodeRecord[];
   /** How many inputs were exact or near duplicates of stored episodes. */
   duplicates: number;
+  /**
+   * Each input that was an exact or near duplicate, with the id of the existing episode it was
+   * folded into (an episode stored earlier, or one written by this same call) and their similarity.
+   */
+  folded: Array<{ messageId: string; episodeId: string; similarity: number }>;
   facts: { written: FactRecord[]; superseded: FactRecord[]; confirmed: FactRecord[] };
   review: ReviewItem[];
   nodes: NodeRecord[];
@@ -189,10 +194,20 @@ export interface MemoryContext {
   };
   /** Every long-term item included, best first (facts, episodes and graph paths interleaved by value). */
   items: RecalledItem[];
-  /** Tokens of `render()`. */
+  /** Tokens of `render()` (the whole block); never more than the recall's budget. */
   tokens: number;
-  /** One delimited block for a system prompt. Memory text is escaped data, never instructions. */
-  render(): string;
+  /**
+   * One delimited block for a system prompt. Memory text is escaped data, never instructions.
+   *
+   * `omit` leaves sections out of the block, for a host that shows them some other way: an adapter
+   * that passes `sections.working` as its own chat messages renders the rest with
+   * `render({ omit: ['working'] })`, from the same recall. Budget accounting: the recall fitted the
+   * whole block (`tokens`) into the budget, the working window's lines included, so the block
+   * without them is smaller (never larger) and the block plus the window's messages costs about
+   * `tokens` (the host adds its own per-message framing). Omitting a section never makes room for
+   * more of the others: it is the same selection, shown in parts.
+   */
+  render(options?: { omit?: Layer[] }): string;
   /** Every candidate considered, included or not, with its scores and the reason. */
   explain(): ExplainEntry[];
 }
@@ -232,8 +247,25 @@ export interface FactsApi {
       confidence?: number;
       principal?: Principal;
       access?: string | number;
+      /** Merged into the fact's metadata (the engine's own keys, e.g. `correction`, are refused). */
+      metadata?: Metadata;
+      /**
+       * Texts that make the fact findable by search, kept as episodes that belong to it (role
+       * `system`, `speaker` if given; `metadata.indexes` names the fact). A later `remember` of the
+       * key with `index` replaces the set (texts no longer given lose their episode); without
+       * `index` the set stays; `forgetItem` of the fact deletes them. `texts: []` removes the index.
+       * Applies when the value is written or confirmed, not when it goes to review.
+       */
+      index?: { texts: string[]; speaker?: string };
     },
-  ): Promise<{ fact?: FactRecord; previous?: FactRecord; review?: ReviewItem; confirmed: boolean }>;
+  ): Promise<{
+    fact?: FactRecord;
+    previous?: FactRecord;
+    review?: ReviewItem;
+    confirmed: boolean;
+    /** With `index`: the ids of the episodes that now index the fact, one per distinct text. */
+    indexEpisodeIds?: string[];
+  }>;
   /** A human correction: supersedes whatever is current, confidence 1, recorded as `human`. */
   correct(
     scope: Scope,

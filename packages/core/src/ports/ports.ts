@@ -6,6 +6,13 @@ import type { JsonValue, MessageRole } from '../store/records.ts';
  */
 export const PORT_SPECIFICATION_VERSION = 'v1';
 
+/**
+ * What a text is embedded for: `document` for what is stored (episodes), `query` for what is
+ * searched with. Models with asymmetric embeddings (a query instruction or prefix) embed the two
+ * differently; symmetric models ignore it.
+ */
+export type EmbedPurpose = 'query' | 'document';
+
 /** Turns texts into vectors. Implementations should return unit-length vectors. */
 export interface Embedder {
   readonly specificationVersion: typeof PORT_SPECIFICATION_VERSION;
@@ -15,8 +22,11 @@ export interface Embedder {
   readonly dimensions: number;
   /** Most texts per `embed` call; the engine splits larger batches. */
   readonly maxBatchSize: number;
-  /** Same order and count as `texts`. */
-  embed(args: { texts: string[]; signal?: AbortSignal }): Promise<number[][]>;
+  /**
+   * Same order and count as `texts`. `purpose` says whether the texts are stored (`document`,
+   * what `observe` passes) or searched with (`query`, what recall passes); absent means `document`.
+   */
+  embed(args: { texts: string[]; purpose?: EmbedPurpose; signal?: AbortSignal }): Promise<number[][]>;
 }
 
 /** Counts tokens the way the target model does (approximately is fine; consistently is required). */

@@ -1,8 +1,12 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { type CompletionModel, PORT_SPECIFICATION_VERSION, parseArgs } from '@strata-memory/core';
+import {
+  type CompletionModel,
+  modelFailure,
+  PORT_SPECIFICATION_VERSION,
+  parseArgs,
+} from '@strata-memory/core';
 import { z } from 'zod/v4';
-import { modelFailure } from './model-errors.ts';
 
 /** How a JSON-Schema request reaches the model. */
 export type StructuredOutputMode =

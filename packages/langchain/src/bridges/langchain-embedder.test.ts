@@ -9,6 +9,7 @@ import { langChainEmbedder } from './langchain-embedder.ts';
 /** Returns whatever `embed` says, and records each batch. */
 class ScriptedEmbeddings extends Embeddings {
   readonly batches: string[][] = [];
+  readonly queries: string[] = [];
   readonly model = 'scripted-embedding';
   readonly embed: (texts: string[]) => unknown;
   constructor(embed: (texts: string[]) => unknown) {
@@ -20,7 +21,8 @@ class ScriptedEmbeddings extends Embeddings {
     return this.embed(texts) as number[][];
   }
   async embedQuery(text: string): Promise<number[]> {
-    return (this.embed([text]) as number[][])[0]!;
+    this.queries.push(text);
+    return (this.embed([`query: ${text}`]) as number[][])[0]!;
   }
 }
 
@@ -45,6 +47,17 @@ describe('langChainEmbedder', () => {
     }
     expect(await embedder.embed({ texts: [] })).toEqual([]);
     expect(embeddings.batches).toHaveLength(1);
+  });
+
+  it('embeds stored texts with embedDocuments and search queries with embedQuery', async () => {
+    const embeddings = new ScriptedEmbeddings((texts) => texts.map(raw));
+    const embedder = langChainEmbedder({ embeddings, dimensions: 3 });
+    await embedder.embed({ texts: ['stored one', 'stored two'], purpose: 'document' });
+    await embedder.embed({ texts: ['stored three'] });
+    const [query] = await embedder.embed({ texts: ['what is stored?'], purpose: 'query' });
+    expect(embeddings.batches).toEqual([['stored one', 'stored two'], ['stored three']]);
+    expect(embeddings.queries).toEqual(['what is stored?']);
+    expect(cosine(query!, raw('query: what is stored?'))).toBeCloseTo(1, 10);
   });
 
   it('rejects wrong counts, lengths, zero and non-finite vectors as model_output_invalid', async () => {

@@ -3,15 +3,16 @@ import type { BaseMessage } from '@langchain/core/messages';
 import {
   LIMITS,
   type Memory,
+  memoryInstanceSchema,
   type Principal,
   parseArgs,
   parseScope,
+  principalSchema,
   type Scope,
   StrataError,
 } from '@strata-memory/core';
 import { z } from 'zod/v4';
 import { fromMessageRecord, toObserveInput } from '../messages/message-conversion.ts';
-import { memorySchema, principalSchema } from '../options/shared-schemas.ts';
 
 export interface StrataChatMessageHistoryOptions {
   /** The engine (`createMemory(...)`). */
@@ -23,7 +24,7 @@ export interface StrataChatMessageHistoryOptions {
 }
 
 const optionsSchema = z
-  .object({ memory: memorySchema, scope: z.unknown(), principal: principalSchema.optional() })
+  .object({ memory: memoryInstanceSchema, scope: z.unknown(), principal: principalSchema.optional() })
   .strict();
 
 /** Messages per page when reading a thread back. */

@@ -8,17 +8,19 @@ import { BaseMessage, SystemMessage } from '@langchain/core/messages';
 import {
   invalidInput,
   type Layer,
+  layerSchema,
   type Memory,
+  memoryInstanceSchema,
   type ObserveInput,
   type Principal,
   parseArgs,
   parseScope,
+  principalSchema,
   type Scope,
   StrataError,
 } from '@strata-memory/core';
 import { z } from 'zod/v4';
 import { toObserveInput } from '../messages/message-conversion.ts';
-import { layerSchema, memorySchema, principalSchema } from '../options/shared-schemas.ts';
 
 export interface StrataMemoryOptions {
   /** The engine (`createMemory(...)`). */
@@ -45,7 +47,7 @@ const keySchema = z.string().min(1).max(256);
 
 const optionsSchema = z
   .object({
-    memory: memorySchema,
+    memory: memoryInstanceSchema,
     scope: z.unknown(),
     memoryKey: keySchema.optional(),
     inputKey: keySchema.optional(),

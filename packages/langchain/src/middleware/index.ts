@@ -1,4 +1,4 @@
-export type { MemoryErrorEvent, MemoryErrorReporter, RecallErrorPolicy } from './memory-errors.ts';
+export type { MemoryErrorEvent, MemoryErrorReporter, RecallErrorPolicy } from '@strata-memory/core';
 export {
   STRATA_MIDDLEWARE_NAME,
   type StrataMemoryMiddlewareOptions,

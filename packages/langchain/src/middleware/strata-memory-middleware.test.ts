@@ -2,12 +2,11 @@ import { AIMessage, type BaseMessage, SystemMessage } from '@langchain/core/mess
 import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
-import type { Memory } from '@strata-memory/core';
+import type { Memory, MemoryErrorEvent } from '@strata-memory/core';
 import { createAgent, createMiddleware, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { findStrataError, newMemory, outageStore } from '../../test/memory-fixtures.ts';
-import type { MemoryErrorEvent } from './memory-errors.ts';
 import { strataMemoryMiddleware } from './strata-memory-middleware.ts';
 
 const user = (content: string) => ({ messages: [{ role: 'user' as const, content }] });

@@ -1,16 +1,19 @@
 import { SystemMessage } from '@langchain/core/messages';
 import type { InteropZodObject } from '@langchain/core/utils/types';
 import {
-  type Layer,
+  integrationOptionFields,
   type Memory,
+  type MemoryErrorReporter,
+  memoryFailurePolicy,
   type Principal,
   parseArgs,
-  type RecallOptions,
+  type RecallErrorPolicy,
+  type RecallSettings,
+  recallOptionsFor,
   type Scope,
 } from '@strata-memory/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { z } from 'zod/v4';
-import { budgetSchema, layerSchema, memorySchema, principalSchema } from '../options/shared-schemas.ts';
 import {
   parseScopeOption,
   type RunScopeSource,
@@ -18,12 +21,6 @@ import {
   type ScopeOption,
 } from '../scope/run-scope.ts';
 import { latestHumanText, turnToObserve } from './agent-turn.ts';
-import {
-  type MemoryErrorReporter,
-  type RecallErrorPolicy,
-  report,
-  warnOnMemoryError,
-} from './memory-errors.ts';
 
 /**
  * The context keys the middleware reads by default. LangChain hands a middleware's hooks only the
@@ -52,15 +49,12 @@ export interface StrataMemoryMiddlewareOptions<
    * `orgId`, `userId`, `agentId` and `threadId` strings.
    */
   contextSchema?: TContextSchema;
-  /** Passed to `memory.recall`. */
-  recall?: {
-    /** Token budget of the memory block. Default: the engine's `policy.defaultBudgetTokens`. */
-    budget?: { tokens: number };
-    /** Layers to recall (default all). Leave out `working` when a checkpointer already keeps the thread's messages. */
-    layers?: Layer[];
-    /** Most episodes to consider. */
-    maxEpisodes?: number;
-  };
+  /**
+   * Passed to `memory.recall`: `budget` (default the engine's `policy.defaultBudgetTokens`),
+   * `layers` (default all; leave out `working` when a checkpointer already keeps the thread's
+   * messages), `maxEpisodes`.
+   */
+  recall?: RecallSettings;
   /** Who is asking: recall sees only items at or below its access level; writes record it. */
   principal?: Principal;
   /** When recall fails: `continue` (default) calls the model without memory and reports; `throw` fails the run. */
@@ -71,20 +65,9 @@ export interface StrataMemoryMiddlewareOptions<
 
 const optionsSchema = z
   .object({
-    memory: memorySchema,
+    ...integrationOptionFields,
     scope: z.unknown().optional(),
     contextSchema: z.unknown().optional(),
-    recall: z
-      .object({
-        budget: budgetSchema.optional(),
-        layers: z.array(layerSchema).min(1).optional(),
-        maxEpisodes: z.number().int().min(1).max(200).optional(),
-      })
-      .strict()
-      .optional(),
-    principal: principalSchema.optional(),
-    onError: z.enum(['continue', 'throw']).optional(),
-    reportError: z.custom<MemoryErrorReporter>((value) => typeof value === 'function').optional(),
   })
   .strict();
 
@@ -129,18 +112,15 @@ export function strataMemoryMiddleware<TContextSchema extends InteropZodObject =
   const parsed = parseArgs(optionsSchema, options, WHERE);
   const memory = parsed.memory;
   const scopeOption = parseScopeOption(parsed.scope, WHERE);
-  const policy: RecallErrorPolicy = parsed.onError ?? 'continue';
-  const reporter: MemoryErrorReporter = parsed.reportError ?? warnOnMemoryError;
+  const failures = memoryFailurePolicy(
+    {
+      ...(parsed.onError ? { onError: parsed.onError } : {}),
+      ...(parsed.reportError ? { reportError: parsed.reportError } : {}),
+    },
+    WHERE,
+  );
   const principal = parsed.principal;
   const contextSchema = (options.contextSchema ?? scopeContextSchema) as TContextSchema;
-
-  const recallOptions = (query: string | undefined): RecallOptions => ({
-    ...(query !== undefined ? { query } : {}),
-    ...(parsed.recall?.budget ? { budget: parsed.recall.budget } : {}),
-    ...(parsed.recall?.layers ? { layers: parsed.recall.layers } : {}),
-    ...(parsed.recall?.maxEpisodes ? { maxEpisodes: parsed.recall.maxEpisodes } : {}),
-    ...(principal ? { principal } : {}),
-  });
 
   const middleware = createMiddleware({
     name: STRATA_MIDDLEWARE_NAME,
@@ -148,30 +128,29 @@ export function strataMemoryMiddleware<TContextSchema extends InteropZodObject =
 
     async wrapModelCall(request, handler) {
       const scope = resolveRunScope(scopeOption, runSource(request.runtime), WHERE);
-      let next = request;
-      try {
-        const context = await memory.recall(scope, recallOptions(latestHumanText(request.messages)));
-        const rendered = context.render();
-        if (rendered.trim()) next = withMemoryBlock(request, rendered);
-      } catch (error) {
-        if (policy === 'throw') throw error;
-        report(reporter, { phase: 'recall', error, scope });
-      }
-      return handler(next);
+      const query = latestHumanText(request.messages);
+      const context = await failures.recall(scope, () =>
+        memory.recall(scope, recallOptionsFor(parsed.recall, { query, principal })),
+      );
+      const rendered = context?.render() ?? '';
+      return handler(rendered.trim() ? withMemoryBlock(request, rendered) : request);
     },
-
     async afterAgent(state, runtime) {
-      let scope: Scope | undefined;
+      // The answer is already there: a memory failure (even a missing scope) must not take it away.
+      let scope: Scope;
       try {
         scope = resolveRunScope(scopeOption, runSource(runtime), WHERE);
-        const inputs = turnToObserve(state.messages);
-        if (inputs.length > 0) await memory.observe(scope, inputs, principal ? { principal } : {});
       } catch (error) {
-        // The answer is already there: a memory failure must not take it away.
-        report(reporter, { phase: 'observe', error, ...(scope ? { scope } : {}) });
+        failures.report({ phase: 'observe', error });
+        return undefined;
+      }
+      const inputs = turnToObserve(state.messages);
+      if (inputs.length > 0) {
+        await failures.observe(scope, () => memory.observe(scope, inputs, principal ? { principal } : {}));
       }
       return undefined;
     },
   });
+
   return middleware as unknown as AgentMiddleware<undefined, TContextSchema>;
 }

@@ -2,11 +2,14 @@ import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/m
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import {
+  budgetSchema,
   type Layer,
   type Memory,
+  memoryInstanceSchema,
   type Principal,
   parseArgs,
   parseScope,
+  principalSchema,
   type RecalledEpisode,
   type RecalledFact,
   type RecalledItem,
@@ -14,7 +17,6 @@ import {
   type Scope,
 } from '@strata-memory/core';
 import { z } from 'zod/v4';
-import { budgetSchema, memorySchema, principalSchema } from '../options/shared-schemas.ts';
 
 export type RetrievableLayer = Extract<Layer, 'facts' | 'episodes' | 'graph'>;
 
@@ -71,7 +73,7 @@ export interface StrataDocumentMetadata {
 
 const optionsSchema = z
   .object({
-    memory: memorySchema,
+    memory: memoryInstanceSchema,
     scope: z.unknown(),
     layers: z
       .array(z.enum(['facts', 'episodes', 'graph']))

@@ -1,4 +1,11 @@
-import { parseScope, SCOPE_LEVELS, type Scope, StrataError } from '@strata-memory/core';
+import {
+  parseBoundScope,
+  parseScope,
+  resolveRequestScope,
+  SCOPE_LEVELS,
+  type Scope,
+  StrataError,
+} from '@strata-memory/core';
 
 /**
  * What LangChain hands a middleware hook or a tool at run time, as far as scope is concerned:
@@ -24,9 +31,9 @@ export type ParsedScopeOption = { bound?: Scope; resolver?: ScopeResolver };
 
 /** Validates a scope option at construction, so a bad bound scope fails before the first run. */
 export function parseScopeOption(option: unknown, where: string): ParsedScopeOption {
-  if (option === undefined) return {};
   if (typeof option === 'function') return { resolver: option as ScopeResolver };
-  return { bound: parseScope(option, `${where}: scope`) };
+  const bound = parseBoundScope(option, where);
+  return bound ? { bound } : {};
 }
 
 function noScope(where: string): StrataError {
@@ -68,9 +75,9 @@ export function scopeNamedByRun(source: RunScopeSource, where: string): Scope {
 }
 
 /**
- * The scope of one run. With a resolver, its result (validated). Otherwise the bound scope plus
- * the levels the run names: a run may add levels the bound scope leaves unset, never change a bound
- * one (so a run cannot move itself into another tenant). With neither, `invalid_scope`.
+ * The scope of one run. With a resolver, its result (validated). Otherwise the engine's rule for a
+ * bound scope and a request: the run may add levels the bound scope leaves unset, never change a
+ * bound one (so a run cannot move itself into another tenant). With neither, `invalid_scope`.
  */
 export function resolveRunScope(option: ParsedScopeOption, source: RunScopeSource, where: string): Scope {
   if (option.resolver) {
@@ -79,23 +86,11 @@ export function resolveRunScope(option: ParsedScopeOption, source: RunScopeSourc
     return parseScope(resolved, `${where}: the scope function's result`);
   }
   const named = scopeNamedByRun(source, where);
-  const bound = option.bound;
-  if (!bound) {
-    if (Object.keys(named).length === 0) throw noScope(where);
-    return named;
-  }
-  for (const level of SCOPE_LEVELS) {
-    const fixed = bound[level];
-    const asked = named[level];
-    if (fixed !== undefined && asked !== undefined && fixed !== asked) {
-      throw new StrataError({
-        code: 'invalid_scope',
-        message:
-          `${where}: the run's ${level} differs from the bound scope's ${level}. ` +
-          'A run may add scope levels, never change bound ones.',
-        details: { level },
-      });
-    }
-  }
-  return parseScope({ ...bound, ...named }, `${where}: scope`);
+  if (!option.bound && Object.keys(named).length === 0) throw noScope(where);
+  return resolveRequestScope({
+    bound: option.bound,
+    request: Object.keys(named).length > 0 ? named : undefined,
+    where,
+    requestArgument: "the run's context",
+  });
 }

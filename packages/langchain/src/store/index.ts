@@ -1,8 +1,8 @@
 export { type NamespaceScope, namespaceLevels } from './namespace-scope.ts';
 export {
-  INDEX_METADATA_KEY,
   ITEM_ENTITY_TYPE,
   ITEM_FACT_KEY,
+  ITEM_METADATA_KEY,
   type SearchItem,
   StrataStore,
   type StrataStoreOptions,

@@ -5,6 +5,7 @@ import {
   type Scope,
   type ScopeLevel,
   StrataError,
+  scopeDepth,
 } from '@strata-memory/core';
 
 /**
@@ -37,7 +38,7 @@ export function namespaceLevels(levels: readonly ScopeLevel[], base?: Scope): Na
   const fixed = base === undefined ? {} : parseScope(base, `${where}: base`);
   const clash = levels.find((level) => fixed[level] !== undefined);
   if (clash) throw invalidInput(`${where}: the base scope already sets ${clash}.`);
-  return (namespace) => {
+  const map: NamespaceScope = (namespace) => {
     if (namespace.length < levels.length) return undefined;
     const scope: Scope = { ...fixed };
     levels.forEach((level, i) => {
@@ -45,6 +46,17 @@ export function namespaceLevels(levels: readonly ScopeLevel[], base?: Scope): Na
     });
     return scope;
   };
+  return Object.assign(map, { [LEVELS]: { levels: [...levels], base: fixed } });
+}
+
+/** What `namespaceLevels` built a mapping from, so a short prefix can name a subtree of scopes. */
+const LEVELS = Symbol('strata-memory.namespaceLevels');
+type LevelMapping = NamespaceScope & { [LEVELS]?: { levels: ScopeLevel[]; base: Scope } };
+
+/** Scopes under a prefix too short to name one: the subtree that holds them and which scopes in it are item homes. */
+export interface ScopeSubtree {
+  root: Scope;
+  isHome(scope: Scope): boolean;
 }
 
 /** The store's `scope` option, resolved: a function for every namespace. */
@@ -53,6 +65,27 @@ export interface ScopeMapping {
   readonly fixed: boolean;
   /** The scope of a namespace or prefix, validated; undefined when the labels do not tell. */
   scopeOf(namespace: readonly string[]): Scope | undefined;
+  /**
+   * For a prefix too short to name a scope: the subtree holding every namespace under it, when the
+   * mapping can tell (a `namespaceLevels` mapping with at least one level known); else undefined.
+   */
+  subtreeOf(prefix: readonly string[]): ScopeSubtree | undefined;
+}
+
+function levelSubtree(
+  mapping: { levels: ScopeLevel[]; base: Scope },
+  prefix: readonly string[],
+): ScopeSubtree | undefined {
+  const root: Scope = { ...mapping.base };
+  mapping.levels.slice(0, prefix.length).forEach((level, i) => {
+    root[level] = prefix[i]!;
+  });
+  if (scopeDepth(root) === 0) return undefined;
+  const homeLevels = new Set<ScopeLevel>([...(Object.keys(mapping.base) as ScopeLevel[]), ...mapping.levels]);
+  return {
+    root,
+    isHome: (scope) => SCOPE_LEVELS.every((level) => (scope[level] !== undefined) === homeLevels.has(level)),
+  };
 }
 
 function checkLongTerm(scope: Scope, where: string): Scope {
@@ -67,7 +100,8 @@ function checkLongTerm(scope: Scope, where: string): Scope {
 
 export function scopeMapping(option: unknown, where: string): ScopeMapping {
   if (typeof option === 'function') {
-    const map = option as NamespaceScope;
+    const map = option as LevelMapping;
+    const levels = map[LEVELS];
     return {
       fixed: false,
       scopeOf(namespace) {
@@ -75,6 +109,7 @@ export function scopeMapping(option: unknown, where: string): ScopeMapping {
         if (scope === undefined || scope === null) return undefined;
         return checkLongTerm(parseScope(scope, `${where}: the scope of ${JSON.stringify(namespace)}`), where);
       },
+      subtreeOf: (prefix) => (levels ? levelSubtree(levels, prefix) : undefined),
     };
   }
   if (option === undefined) {
@@ -84,7 +119,7 @@ export function scopeMapping(option: unknown, where: string): ScopeMapping {
     });
   }
   const scope = checkLongTerm(parseScope(option, `${where}: scope`), where);
-  return { fixed: true, scopeOf: () => scope };
+  return { fixed: true, scopeOf: () => scope, subtreeOf: () => undefined };
 }
 
 /** The scope of a namespace an item is written to or read from: it must be determined. */
@@ -98,17 +133,24 @@ export function itemScope(mapping: ScopeMapping, namespace: readonly string[], w
   return scope;
 }
 
-/** The scope a search or listing prefix covers; a prefix shorter than the mapping needs is `unsupported`. */
-export function prefixScope(mapping: ScopeMapping, prefix: readonly string[], where: string): Scope {
+/** Where a search or listing reads: one scope, or every item home in a subtree of scopes. */
+export type PrefixTarget = { scope: Scope } | { subtree: ScopeSubtree };
+
+/**
+ * Where a search or listing prefix reads: the scope it names, or, under `namespaceLevels`, the
+ * subtree of scopes it covers. A prefix that names neither (a mapping function that cannot tell,
+ * or no level at all) is `unsupported`.
+ */
+export function prefixTarget(mapping: ScopeMapping, prefix: readonly string[], where: string): PrefixTarget {
   const scope = mapping.scopeOf(prefix);
-  if (!scope) {
-    throw new StrataError({
-      code: 'unsupported',
-      message:
-        `${where}: the prefix ${JSON.stringify(prefix)} spans several Strata scopes under this store's namespace ` +
-        'mapping; the engine reads one scope (and its ancestors) at a time. Give a prefix that names the scope.',
-      details: { prefix: [...prefix] },
-    });
-  }
-  return scope;
+  if (scope) return { scope };
+  const subtree = mapping.subtreeOf(prefix);
+  if (subtree) return { subtree };
+  throw new StrataError({
+    code: 'unsupported',
+    message:
+      `${where}: the prefix ${JSON.stringify(prefix)} does not tell which Strata scopes it covers under this ` +
+      "store's namespace mapping. Give a prefix that names at least one scope level.",
+    details: { prefix: [...prefix] },
+  });
 }

@@ -61,8 +61,12 @@ describe('StrataStore', () => {
     await store.put(['docs'], 'a', { text: 'python tutorial' });
     await store.put(['docs'], 'b', { text: 'garden tomatoes' });
     await store.put(['docs'], 'a', { text: 'fresh pasta recipes' });
+    await store.put(['docs'], 'c', { text: 'python tutorial' });
     const results = (await store.search(['docs'], { query: 'python tutorial' })) as SearchItem[];
-    expect(results.every((r) => r.score === undefined)).toBe(true);
+    // Were a's old text still indexed, a would tie with c.
+    const score = (key: string) => results.find((r) => r.key === key)?.score ?? Number.NEGATIVE_INFINITY;
+    expect(results[0]!.key).toBe('c');
+    expect(score('a')).toBeLessThan(score('c'));
     expect(((await store.search(['docs'], { query: 'pasta recipes' })) as SearchItem[])[0]).toMatchObject({
       key: 'a',
       score: expect.any(Number),
@@ -71,6 +75,7 @@ describe('StrataStore', () => {
     expect(episodes.items.map((e) => e.text).sort()).toEqual([
       'text: fresh pasta recipes',
       'text: garden tomatoes',
+      'text: python tutorial',
     ]);
   });
 
@@ -82,9 +87,29 @@ describe('StrataStore', () => {
     expect(await memory.facts.history(acme, factKey('docs/a'))).toEqual([]);
     expect((await memory.store.episodes.list({ scope: acme })).items).toEqual([]);
     expect((await memory.recall(acme, { query: 'python tutorial' })).render()).toBe('');
+    // The update replaced the first text's episode; the delete took the fact with the second text's.
+    const indexed = await memory.audit.list(acme, { actions: ['fact.index'] });
+    expect(indexed.items.map((e) => [e.details.written, e.details.removed])).toEqual([
+      [1, 0],
+      [1, 1],
+    ]);
     const forgotten = await memory.audit.list(acme, { actions: ['forget.item'] });
-    // The update dropped the first text's episode; the delete, the fact and the second text's.
-    expect(forgotten.items.map((e) => e.details.layer).sort()).toEqual(['episodes', 'episodes', 'facts']);
+    expect(forgotten.items.map((e) => e.details.layer)).toEqual(['facts']);
+  });
+
+  it('indexes every item, also one whose text repeats another item or a conversation turn', async () => {
+    const { memory, store } = setup();
+    await memory.observe({ ...acme, threadId: 't1' }, { role: 'user', content: 'text: python tutorial' });
+    await store.put(['docs'], 'a', { text: 'python tutorial' });
+    await store.put(['docs'], 'b', { text: 'python tutorial' });
+    const results = (await store.search(['docs'], { query: 'python tutorial' })) as SearchItem[];
+    expect(results.map((r) => [r.key, typeof r.score]).sort()).toEqual([
+      ['a', 'number'],
+      ['b', 'number'],
+    ]);
+    await store.delete(['docs'], 'a');
+    const episodes = (await memory.store.episodes.list({ scope: acme })).items;
+    expect(episodes.map((e) => e.role).sort()).toEqual(['system', 'user']);
   });
 
   it('round-trips any key and label exactly (case, spaces, slashes, percent signs, unicode)', async () => {
@@ -121,7 +146,26 @@ describe('StrataStore', () => {
     ]);
     expect(await store.listNamespaces({ prefix: ['acme', 'bob'] })).toEqual([['acme', 'bob', 'memories']]);
 
-    expect((await strataRejection(store.search(['acme']))).code).toBe('unsupported');
+    // A prefix that names the org but not the user reads every user's scope under it.
+    expect((await store.search(['acme'])).map((r) => r.namespace).sort()).toEqual([
+      ['acme', 'ada', 'memories'],
+      ['acme', 'bob', 'memories'],
+    ]);
+    const ranked = (await store.search(['acme'], { query: 'steak' })) as SearchItem[];
+    expect(ranked[0]).toMatchObject({ namespace: ['acme', 'bob', 'memories'], score: expect.any(Number) });
+    expect(await store.listNamespaces({ prefix: ['acme'] })).toEqual([
+      ['acme', 'ada', 'memories'],
+      ['acme', 'bob', 'memories'],
+    ]);
+    await memory.observe(
+      { orgId: 'acme', userId: 'ada', threadId: 't1' },
+      { role: 'user', content: 'Hello there.' },
+    );
+    expect(await store.listNamespaces({ prefix: ['acme'], maxDepth: 2 })).toEqual([
+      ['acme', 'ada'],
+      ['acme', 'bob'],
+    ]);
+    // Without a single level the prefix names no tenant.
     expect((await strataRejection(store.listNamespaces())).code).toBe('unsupported');
     expect((await strataRejection(store.put(['acme'], 'k', { v: 1 }))).code).toBe('invalid_input');
   });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   BaseStore,
   type Item,
@@ -7,11 +6,12 @@ import {
   type OperationResults,
 } from '@langchain/langgraph';
 import {
-  contentHash,
   type FactRecord,
+  indexEpisodeIdsOf,
   invalidInput,
   LIMITS,
   type Memory,
+  memoryInstanceSchema,
   parseArgs,
   type Scope,
   StrataError,
@@ -19,14 +19,14 @@ import {
   scopeKey,
 } from '@strata-memory/core';
 import { z } from 'zod/v4';
-import { memorySchema } from '../options/shared-schemas.ts';
 import { indexTexts, parseFieldPath } from './index-text.ts';
 import { itemPath, parsePath } from './item-path.ts';
 import { checkNamespace } from './namespace-rules.ts';
 import {
   itemScope,
   type NamespaceScope,
-  prefixScope,
+  type PrefixTarget,
+  prefixTarget,
   type ScopeMapping,
   scopeMapping,
 } from './namespace-scope.ts';
@@ -36,11 +36,10 @@ import { checkFilter, matchesFilter, type SearchFilter } from './search-filter.t
 export const ITEM_ENTITY_TYPE = 'store item';
 /** The attribute of that fact that holds the item's document. */
 export const ITEM_FACT_KEY = 'value';
-/** Episode metadata key naming the item path an index episode belongs to. */
-export const INDEX_METADATA_KEY = 'langgraphStore';
+/** Fact metadata key holding what the engine does not keep itself: `{ createdAt }` of the item. */
+export const ITEM_METADATA_KEY = 'langgraphStore';
 /** The speaker name index episodes carry (what recall renders before their text). */
 const INDEX_SPEAKER = 'saved memory';
-const REGISTRY_PREFIX = 'langgraph-store:';
 /** Episodes a query may rank (the engine's maximum). */
 const QUERY_EPISODES = 200;
 
@@ -68,7 +67,7 @@ export interface StrataStoreOptions {
 
 const optionsSchema = z
   .object({
-    memory: memorySchema,
+    memory: memoryInstanceSchema,
     scope: z.unknown(),
     index: z
       .union([z.literal(false), z.object({ fields: z.array(z.string().min(1)).min(1).optional() }).strict()])
@@ -79,6 +78,7 @@ const optionsSchema = z
 type Fields = ReturnType<typeof parseFieldPath>[];
 
 interface StoredItem {
+  scope: Scope;
   fact: FactRecord;
   path: string;
   namespace: string[];
@@ -91,7 +91,7 @@ type Plan =
   | {
       kind: 'search';
       at: number;
-      scope: Scope;
+      target: PrefixTarget;
       prefix: string[];
       filter: SearchFilter | undefined;
       limit: number;
@@ -101,7 +101,7 @@ type Plan =
   | {
       kind: 'list';
       at: number;
-      scope: Scope;
+      target: PrefixTarget;
       conditions: MatchCondition[];
       maxDepth: number | undefined;
       limit: number | undefined;
@@ -110,16 +110,8 @@ type Plan =
   | { kind: 'put'; at: number; scope: Scope; path: string; value: Record<string, unknown>; texts: string[] }
   | { kind: 'delete'; at: number; scope: Scope; path: string };
 
-type Registry = { path: string; factId: string; episodeIds: string[] };
-
-const registrySchema = z.object({ path: z.string(), factId: z.string(), episodeIds: z.array(z.string()) });
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function registryKey(path: string): string {
-  return REGISTRY_PREFIX + createHash('sha256').update(path).digest('hex').slice(0, 40);
 }
 
 function factKey(path: string) {
@@ -157,9 +149,11 @@ function count(
  * Mapping (see the README): a namespace lives in one Strata scope (the `scope` option); each item
  * is a fact of entity type `store item` whose entity is the item's path (namespace labels and key)
  * and whose value is the document, so a `put` of a changed document supersedes the previous
- * version (history kept) and every item is part of the engine's recall; the document's text is
- * also observed as an episode, which is what `search({ query })` ranks with the engine's hybrid
- * (keyword + vector) recall. `delete` removes the item's every version and its index episodes.
+ * version (history kept) and every item is part of the engine's recall; the document's text is the
+ * fact's index (episodes the engine keeps with the fact), which is what `search({ query })` ranks
+ * with the engine's hybrid (keyword + vector) recall. `delete` is `forgetItem` of the fact: every
+ * version and its index episodes go. A prefix that spans several scopes (under `namespaceLevels`)
+ * reads each scope of the subtree.
  *
  * Semantics follow LangGraph's `InMemoryStore`: exact round trip of documents, `createdAt` and
  * `updatedAt`, prefix search with the same filters and offsets, namespace listing with prefix,
@@ -220,7 +214,7 @@ export class StrataStore extends BaseStore {
       return {
         kind: 'search',
         at,
-        scope: prefixScope(this.#mapping, prefix, where),
+        target: prefixTarget(this.#mapping, prefix, where),
         prefix,
         filter: checkFilter(operation.filter, where),
         limit: count(operation.limit, 'limit', where, 10)!,
@@ -276,7 +270,7 @@ export class StrataStore extends BaseStore {
     return {
       kind: 'list',
       at,
-      scope: prefixScope(this.#mapping, named, where),
+      target: prefixTarget(this.#mapping, named, where),
       conditions,
       maxDepth: maxDepth === 0 ? undefined : maxDepth,
       limit: count(operation.limit, 'limit', where, undefined),
@@ -330,6 +324,28 @@ export class StrataStore extends BaseStore {
     return items;
   }
 
+  /**
+   * The current items a search or listing reads: those of one scope, or of every item home in a
+   * subtree (the store lists the subtree's scopes; each home is read on its own).
+   */
+  async #itemsIn(target: PrefixTarget): Promise<StoredItem[]> {
+    if ('scope' in target) return this.#itemsAt(target.scope);
+    const items: StoredItem[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#memory.store.scopes.list({
+        scope: target.subtree.root,
+        limit: 1000,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const scope of page.items) {
+        if (target.subtree.isHome(scope)) items.push(...(await this.#itemsAt(scope)));
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  }
+
   /** A fact as a store item of `scope`, or undefined when it is not one. */
   #stored(fact: FactRecord, scope: Scope): StoredItem | undefined {
     if (fact.key !== ITEM_FACT_KEY || !sameScope(fact.scope, scope) || !isPlainObject(fact.value))
@@ -343,23 +359,15 @@ export class StrataStore extends BaseStore {
       return undefined;
     }
     if (!home || !sameScope(home, scope)) return undefined;
-    return { fact, path: fact.entityId, ...address, value: fact.value };
+    return { scope, fact, path: fact.entityId, ...address, value: fact.value };
   }
 
-  async #createdAt(scope: Scope, stored: StoredItem): Promise<number> {
-    const versions = await this.#memory.facts.history(scope, factKey(stored.path));
-    let first = stored.fact.createdAt;
-    for (const version of versions)
-      if (sameScope(version.scope, scope)) first = Math.min(first, version.createdAt);
-    return first;
-  }
-
-  async #item(scope: Scope, stored: StoredItem): Promise<Item> {
+  #item(stored: StoredItem): Item {
     return {
       namespace: stored.namespace,
       key: stored.key,
       value: stored.value,
-      createdAt: new Date(await this.#createdAt(scope, stored)),
+      createdAt: new Date(createdAtOf(stored.fact)),
       updatedAt: new Date(stored.fact.lastConfirmedAt),
     };
   }
@@ -367,11 +375,11 @@ export class StrataStore extends BaseStore {
   async #get(scope: Scope, path: string): Promise<Item | null> {
     const fact = await this.#memory.facts.get(scope, factKey(path));
     const stored = fact ? this.#stored(fact, scope) : undefined;
-    return stored ? this.#item(scope, stored) : null;
+    return stored ? this.#item(stored) : null;
   }
 
   async #search(plan: Extract<Plan, { kind: 'search' }>): Promise<SearchItem[]> {
-    const candidates = (await this.#itemsAt(plan.scope))
+    const candidates = (await this.#itemsIn(plan.target))
       .filter((item) => startsWith(item.namespace, plan.prefix) && matchesFilter(item.value, plan.filter))
       .sort(
         (a, b) =>
@@ -379,46 +387,55 @@ export class StrataStore extends BaseStore {
       );
     let ordered: Array<{ item: StoredItem; score?: number }> = candidates.map((item) => ({ item }));
     if (plan.query !== undefined && candidates.length > 0) {
-      const scores = await this.#scores(plan.scope, plan.query, candidates);
+      const scores = await this.#scores(plan.query, candidates);
+      const scoreOf = (item: StoredItem) => scores.get(itemId(item));
       const scored = ordered
-        .filter((c) => scores.has(c.item.path))
-        .map((c) => ({ ...c, score: scores.get(c.item.path)! }))
+        .filter((c) => scoreOf(c.item) !== undefined)
+        .map((c) => ({ ...c, score: scoreOf(c.item)! }))
         .sort((a, b) => b.score - a.score);
-      ordered = [...scored, ...ordered.filter((c) => !scores.has(c.item.path))];
+      ordered = [...scored, ...ordered.filter((c) => scoreOf(c.item) === undefined)];
     }
-    const page = ordered.slice(plan.offset, plan.offset + plan.limit);
-    return Promise.all(
-      page.map(async ({ item, score }) => ({
-        ...(await this.#item(plan.scope, item)),
-        ...(score !== undefined ? { score } : {}),
-      })),
-    );
+    return ordered
+      .slice(plan.offset, plan.offset + plan.limit)
+      .map(({ item, score }) => ({ ...this.#item(item), ...(score !== undefined ? { score } : {}) }));
   }
 
   /**
-   * Relevance of the candidates to `query`: the engine's hybrid episodic recall over the scope,
-   * each item scored by the best of its index episodes (the fused, re-weighted score recall reports).
+   * Relevance of the candidates to `query`: the engine's hybrid episodic recall over each scope the
+   * candidates live in, each item scored by the best of the episodes that index its fact (the fused,
+   * re-weighted score recall reports, also for candidates it left out as near-duplicates of another
+   * item's text or below its cut).
    */
-  async #scores(scope: Scope, query: string, candidates: StoredItem[]): Promise<Map<string, number>> {
-    const paths = new Set(candidates.map((c) => c.path));
-    const context = await this.#memory.recall(scope, {
-      query,
-      layers: ['episodes'],
-      maxEpisodes: QUERY_EPISODES,
-      budget: { tokens: 1_000_000 },
-    });
+  async #scores(query: string, candidates: StoredItem[]): Promise<Map<string, number>> {
+    const byScope = new Map<string, { scope: Scope; owners: Map<string, string> }>();
+    for (const candidate of candidates) {
+      const key = scopeKey(candidate.scope);
+      const entry = byScope.get(key) ?? { scope: candidate.scope, owners: new Map<string, string>() };
+      for (const episodeId of indexEpisodeIdsOf(candidate.fact))
+        entry.owners.set(episodeId, itemId(candidate));
+      byScope.set(key, entry);
+    }
     const scores = new Map<string, number>();
-    for (const recalled of context.sections.episodes) {
-      const path = recalled.episode.metadata[INDEX_METADATA_KEY];
-      if (typeof path !== 'string' || !paths.has(path) || !sameScope(recalled.episode.scope, scope)) continue;
-      scores.set(path, Math.max(scores.get(path) ?? Number.NEGATIVE_INFINITY, recalled.scores.final));
+    for (const { scope, owners } of byScope.values()) {
+      if (owners.size === 0) continue;
+      const context = await this.#memory.recall(scope, {
+        query,
+        layers: ['episodes'],
+        maxEpisodes: QUERY_EPISODES,
+        budget: { tokens: 1_000_000 },
+      });
+      for (const entry of context.explain()) {
+        const owner = entry.layer === 'episodes' ? owners.get(entry.id) : undefined;
+        if (owner === undefined || entry.scores === undefined) continue;
+        scores.set(owner, Math.max(scores.get(owner) ?? Number.NEGATIVE_INFINITY, entry.scores.final));
+      }
     }
     return scores;
   }
 
   async #list(plan: Extract<Plan, { kind: 'list' }>): Promise<string[][]> {
     const seen = new Map<string, string[]>();
-    for (const item of await this.#itemsAt(plan.scope)) {
+    for (const item of await this.#itemsIn(plan.target)) {
       if (!plan.conditions.every((condition) => matchesCondition(item.namespace, condition))) continue;
       const namespace = plan.maxDepth === undefined ? item.namespace : item.namespace.slice(0, plan.maxDepth);
       seen.set(namespace.join(':'), namespace);
@@ -431,55 +448,39 @@ export class StrataStore extends BaseStore {
 
   // ------------------------------------------------------------------ writes
 
-  async #registry(scope: Scope, path: string): Promise<Registry | undefined> {
-    const entry = await this.#memory.state.get(scope, registryKey(path));
-    const parsed = registrySchema.safeParse(entry?.value);
-    return parsed.success && parsed.data.path === path ? parsed.data : undefined;
-  }
-
+  /**
+   * The item's document as the fact's value, its texts as the fact's index (the engine keeps the
+   * episodes, replaces the ones whose text changed, and deletes them with the fact).
+   */
   async #put(plan: Extract<Plan, { kind: 'put' }>): Promise<void> {
     const { scope, path } = plan;
-    const memory = this.#memory;
-    const previous = await this.#registry(scope, path);
-    const { fact } = await memory.facts.remember(scope, { ...factKey(path), value: plan.value as never });
+    const current = await this.#memory.facts.get(scope, factKey(path));
+    const createdAt =
+      current && sameScope(current.scope, scope) ? createdAtOf(current) : this.#memory.clock.now();
+    const { fact } = await this.#memory.facts.remember(scope, {
+      ...factKey(path),
+      value: plan.value as never,
+      metadata: { [ITEM_METADATA_KEY]: { createdAt } },
+      index: { texts: plan.texts, speaker: INDEX_SPEAKER },
+    });
     if (!fact)
       throw new StrataError({ code: 'internal', message: `${WHERE}: the engine did not store the item.` });
-
-    // Index episodes: keep the ones whose text is still indexed, observe the new texts, drop the rest.
-    const wanted = new Set(plan.texts.map((text) => contentHash(text)));
-    const kept: string[] = [];
-    const dropped: string[] = [];
-    if (previous && previous.episodeIds.length > 0) {
-      const episodes = await memory.store.episodes.get({ scope, ids: previous.episodeIds });
-      const still = new Set(episodes.filter((e) => wanted.has(e.contentHash)).map((e) => e.id));
-      for (const id of previous.episodeIds) (still.has(id) ? kept : dropped).push(id);
-    }
-    let written: string[] = [];
-    if (plan.texts.length > 0) {
-      const observed = await memory.observe(
-        scope,
-        plan.texts.map((text) => ({
-          role: 'system' as const,
-          name: INDEX_SPEAKER,
-          content: text,
-          metadata: { [INDEX_METADATA_KEY]: path },
-        })),
-        { extract: false },
-      );
-      written = observed.episodes.map((e) => e.id);
-    }
-    for (const id of dropped) await memory.forgetItem(scope, id);
-    const registry: Registry = { path, factId: fact.id, episodeIds: [...kept, ...written] };
-    await memory.state.set(scope, registryKey(path), registry);
   }
 
+  /** Every version of the item and the episodes that index it (`forgetItem`, audited). */
   async #delete(scope: Scope, path: string): Promise<void> {
-    const memory = this.#memory;
-    const fact = await memory.facts.get(scope, factKey(path));
-    if (fact && sameScope(fact.scope, scope)) await memory.forgetItem(scope, fact.id);
-    const registry = await this.#registry(scope, path);
-    if (!registry) return;
-    for (const id of registry.episodeIds) await memory.forgetItem(scope, id);
-    await memory.state.delete(scope, registryKey(path));
+    const fact = await this.#memory.facts.get(scope, factKey(path));
+    if (fact && sameScope(fact.scope, scope)) await this.#memory.forgetItem(scope, fact.id);
   }
+}
+
+/** When an item was first put: kept in its fact's metadata across versions. */
+function createdAtOf(fact: FactRecord): number {
+  const kept = fact.metadata[ITEM_METADATA_KEY];
+  const at = isPlainObject(kept) ? kept.createdAt : undefined;
+  return typeof at === 'number' ? at : fact.createdAt;
+}
+
+function itemId(item: StoredItem): string {
+  return `${scopeKey(item.scope)}\u0000${item.path}`;
 }

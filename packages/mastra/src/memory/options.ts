@@ -1,8 +1,19 @@
-import type { Memory, Principal } from '@strata-memory/core';
-import { idSchema, parseArgs } from '@strata-memory/core';
+import {
+  budgetSchema,
+  failurePolicyOptionFields,
+  idSchema,
+  type Memory,
+  type MemoryErrorReporter,
+  type MemoryFailurePolicy,
+  memoryFailurePolicy,
+  memoryInstanceSchema,
+  type Principal,
+  parseArgs,
+  principalSchema,
+  type RecallErrorPolicy,
+} from '@strata-memory/core';
 import { z } from 'zod/v4';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from '../tools/memory-tools.ts';
-import type { MemoryErrorReporter, RecallErrorPolicy } from './memory-errors.ts';
 
 /** Long-term layers the injected block may hold (the working window comes as history messages). */
 export type BlockLayer = 'summary' | 'facts' | 'episodes' | 'graph';
@@ -54,27 +65,19 @@ export interface ResolvedOptions {
   toolRecallBudgetTokens: number;
   workingMemoryTemplate?: string;
   principal?: Principal;
-  onError: RecallErrorPolicy;
-  reportError?: MemoryErrorReporter;
+  /** What a failed recall or observation does (`onError`, `reportError`). */
+  failures: MemoryFailurePolicy;
 }
 
 const optionsSchema = z
   .object({
-    memory: z.custom<Memory>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as Memory).recall === 'function' &&
-        typeof (value as Memory).observe === 'function' &&
-        typeof (value as Memory).store === 'object',
-      'must be a Memory (createMemory(...))',
-    ),
+    memory: memoryInstanceSchema,
     orgId: idSchema.optional(),
     agentId: idSchema.optional(),
     id: idSchema.optional(),
     recall: z
       .object({
-        budget: z.object({ tokens: z.number().int().positive() }).strict().optional(),
+        budget: budgetSchema.optional(),
         layers: z
           .array(z.enum(['summary', 'facts', 'episodes', 'graph']))
           .min(1)
@@ -87,12 +90,8 @@ const optionsSchema = z
     tools: z.union([z.boolean(), z.array(z.enum(['remember', 'recall', 'forget', 'correct']))]).optional(),
     toolRecallBudgetTokens: z.number().int().min(16).max(100_000).optional(),
     workingMemoryTemplate: z.string().max(100_000).optional(),
-    principal: z
-      .object({ id: idSchema, role: z.string().optional(), level: z.number().int().min(0).optional() })
-      .strict()
-      .optional(),
-    onError: z.enum(['continue', 'throw']).optional(),
-    reportError: z.custom<MemoryErrorReporter>((value) => typeof value === 'function').optional(),
+    principal: principalSchema.optional(),
+    ...failurePolicyOptionFields,
   })
   .strict();
 
@@ -122,7 +121,12 @@ export function resolveOptions(options: StrataMemoryOptions): ResolvedOptions {
     toolRecallBudgetTokens: parsed.toolRecallBudgetTokens ?? 800,
     ...(parsed.workingMemoryTemplate ? { workingMemoryTemplate: parsed.workingMemoryTemplate } : {}),
     ...(parsed.principal ? { principal: parsed.principal } : {}),
-    onError: parsed.onError ?? 'continue',
-    ...(parsed.reportError ? { reportError: parsed.reportError } : {}),
+    failures: memoryFailurePolicy(
+      {
+        ...(parsed.onError ? { onError: parsed.onError } : {}),
+        ...(parsed.reportError ? { reportError: parsed.reportError } : {}),
+      },
+      'strataMemory',
+    ),
   };
 }

@@ -40,14 +40,13 @@ import { listThreads } from '../threads/list-threads.ts';
 import { saveMessages } from '../threads/save-messages.ts';
 import { saveThread } from '../threads/save-thread.ts';
 import { storedTitle, toMastraThread } from '../threads/thread-record.ts';
-import { type MemoryToolName, memoryTools, type ToolScope } from '../tools/memory-tools.ts';
+import { type MemoryToolName, memoryTools } from '../tools/memory-tools.ts';
 import {
   patchWorkingMemory,
   readWorkingMemoryFacts,
   renderWorkingMemory,
   workingMemoryTarget,
 } from '../working-memory/working-memory.ts';
-import { type MemoryErrorReporter, warnOnMemoryError } from './memory-errors.ts';
 import { type ResolvedOptions, resolveOptions, type StrataMemoryOptions } from './options.ts';
 
 /**
@@ -62,7 +61,6 @@ export class StrataMastraMemory extends MastraMemory {
   readonly strata: Memory;
   readonly #options: ResolvedOptions;
   readonly #namespace: Namespace;
-  readonly #reporter: MemoryErrorReporter;
   readonly #recallProcessor: StrataRecallProcessor;
   readonly #observeProcessor: StrataObserveProcessor;
 
@@ -72,11 +70,9 @@ export class StrataMastraMemory extends MastraMemory {
     this.strata = resolved.memory;
     this.#options = resolved;
     this.#namespace = resolved.namespace;
-    this.#reporter = resolved.reportError ?? warnOnMemoryError;
     const deps = {
       memory: this.strata,
       options: resolved,
-      reporter: this.#reporter,
       scopeOf: (run: AgentRun) => this.#runScope(run),
     };
     this.#recallProcessor = new StrataRecallProcessor(deps);
@@ -282,7 +278,7 @@ export class StrataMastraMemory extends MastraMemory {
     });
   }
 
-  async #toolScope(context: ToolExecutionContext): Promise<ToolScope> {
+  async #toolScope(context: ToolExecutionContext): Promise<Scope> {
     const run = agentRunOf(context?.requestContext);
     const threadId = run?.threadId ?? context?.agent?.threadId;
     const resourceId = run?.resourceId ?? context?.agent?.resourceId;
@@ -293,9 +289,7 @@ export class StrataMastraMemory extends MastraMemory {
           "Strata memory tools need the run's thread and resource: call the agent with memory: { thread, resource }.",
       });
     }
-    const thread = await this.#runScope({ threadId, resourceId, readOnly: false });
-    const { threadId: _thread, ...resource } = thread;
-    return { thread, resource };
+    return this.#runScope({ threadId, resourceId, readOnly: false });
   }
 
   override async getInputProcessors(

@@ -2,7 +2,6 @@ import type { MessageList } from '@mastra/core/agent/message-list';
 import type { OutputResult, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Memory, ObserveInput, Scope } from '@strata-memory/core';
-import { type MemoryErrorReporter, report } from '../memory/memory-errors.ts';
 import type { ResolvedOptions } from '../memory/options.ts';
 import { toObserveInput } from '../messages/mastra-to-observe.ts';
 import { type AgentRun, agentRunOf } from './agent-run.ts';
@@ -10,7 +9,6 @@ import { type AgentRun, agentRunOf } from './agent-run.ts';
 export interface ObserveProcessorDeps {
   memory: Memory;
   options: ResolvedOptions;
-  reporter: MemoryErrorReporter;
   scopeOf: (run: AgentRun) => Promise<Scope>;
 }
 
@@ -49,14 +47,17 @@ export class StrataObserveProcessor implements Processor<'strata-memory-observe'
       if (input) turn.push(input);
     }
     if (turn.length === 0) return messageList;
-    const { memory, options, reporter } = this.#deps;
-    let scope: Scope | undefined;
+    const { memory, options } = this.#deps;
+    let scope: Scope;
     try {
       scope = await this.#deps.scopeOf(run);
-      await memory.observe(scope, turn, options.principal ? { principal: options.principal } : {});
     } catch (error) {
-      report(reporter, { phase: 'observe', error, ...(scope ? { scope } : {}) });
+      options.failures.report({ phase: 'observe', error });
+      return messageList;
     }
+    await options.failures.observe(scope, () =>
+      memory.observe(scope, turn, options.principal ? { principal: options.principal } : {}),
+    );
     return messageList;
   }
 }

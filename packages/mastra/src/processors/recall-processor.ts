@@ -1,7 +1,6 @@
 import type { MastraDBMessage } from '@mastra/core/memory';
 import type { ProcessInputArgs, Processor } from '@mastra/core/processors';
-import type { Memory, RecallOptions, Scope } from '@strata-memory/core';
-import { isCallerError, type MemoryErrorReporter, report } from '../memory/memory-errors.ts';
+import { type Layer, type Memory, recallOptionsFor, type Scope } from '@strata-memory/core';
 import type { ResolvedOptions } from '../memory/options.ts';
 import { messageText } from '../messages/mastra-to-observe.ts';
 import { toMastraMessages } from '../messages/record-to-mastra.ts';
@@ -13,7 +12,6 @@ export const MEMORY_BLOCK_TAG = 'strata-memory';
 export interface RecallProcessorDeps {
   memory: Memory;
   options: ResolvedOptions;
-  reporter: MemoryErrorReporter;
   /** The run's thread scope, ownership-checked. */
   scopeOf: (run: AgentRun) => Promise<Scope>;
 }
@@ -30,10 +28,10 @@ function queryOf(input: readonly MastraDBMessage[]): string | undefined {
 }
 
 /**
- * The input processor: before the model is called, recall for the run's thread with the latest
- * user message as the query, add the thread's recent messages (the engine's working window) as
- * history, and put the rendered block (facts, summary, relevant episodes, graph paths) in a tagged
- * system message. Runs once per `generate` / `stream`.
+ * The input processor: before the model is called, recall once for the run's thread with the
+ * latest user message as the query, add the thread's recent messages (the engine's working window)
+ * as history, and put the rest of the block (facts, summary, relevant episodes, graph paths;
+ * `render({ omit: ['working'] })`) in a tagged system message. Runs once per `generate` / `stream`.
  */
 export class StrataRecallProcessor implements Processor<'strata-memory-recall'> {
   readonly id = 'strata-memory-recall';
@@ -47,32 +45,20 @@ export class StrataRecallProcessor implements Processor<'strata-memory-recall'> 
   async processInput({ messageList, requestContext }: ProcessInputArgs) {
     const run = agentRunOf(requestContext);
     if (!run) return messageList;
-    const { memory, options, reporter } = this.#deps;
+    const { memory, options } = this.#deps;
     // A missing or foreign thread is the caller's bug: it fails the run whatever the policy.
     const scope = await this.#deps.scopeOf(run);
-    const query = queryOf(messageList.get.input.db());
-    const shared: RecallOptions = {
-      ...(query !== undefined ? { query } : {}),
-      ...(options.recall.budget ? { budget: options.recall.budget } : {}),
-      ...(options.principal ? { principal: options.principal } : {}),
-    };
-    try {
-      const block = await memory.recall(scope, {
-        ...shared,
-        layers: options.recall.layers,
-        ...(options.recall.maxEpisodes ? { maxEpisodes: options.recall.maxEpisodes } : {}),
-      });
-      // The same query and budget size the window as one recall of every layer would.
-      const history = options.history
-        ? toMastraMessages((await memory.recall(scope, { ...shared, layers: ['working'] })).sections.working)
-        : [];
-      if (history.length > 0) messageList.add(history, 'memory');
-      const rendered = block.render();
-      if (rendered.trim().length > 0) messageList.addSystem(rendered, MEMORY_BLOCK_TAG);
-    } catch (error) {
-      if (options.onError === 'throw' || isCallerError(error)) throw error;
-      report(reporter, { phase: 'recall', error, scope });
-    }
+    const call = { query: queryOf(messageList.get.input.db()), principal: options.principal };
+    // One recall: the working window comes back as messages, the rest as the block without it.
+    const layers: Layer[] = options.history ? [...options.recall.layers, 'working'] : options.recall.layers;
+    const context = await options.failures.recall(scope, () =>
+      memory.recall(scope, recallOptionsFor({ ...options.recall, layers }, call)),
+    );
+    if (!context) return messageList;
+    const history = options.history ? toMastraMessages(context.sections.working) : [];
+    if (history.length > 0) messageList.add(history, 'memory');
+    const rendered = context.render({ omit: ['working'] });
+    if (rendered.trim().length > 0) messageList.addSystem(rendered, MEMORY_BLOCK_TAG);
     return messageList;
   }
 }

@@ -33,10 +33,11 @@ import {
 export const WORKING_MEMORY_ENTITY_TYPE = 'user';
 
 export interface WorkingMemoryTarget {
-  /** Where reads look and writes go (the thread's scope when a thread is named). */
+  /**
+   * Where reads look and writes go: the thread's scope when a thread is named (the engine keeps
+   * the facts at the resource's long-term scope), else the resource's.
+   */
   scope: Scope;
-  /** The resource's long-term scope (facts live here; removals happen here). */
-  resource: Scope;
   resourceId: string;
 }
 
@@ -65,8 +66,7 @@ export async function workingMemoryTarget(
       message: 'working memory needs a resourceId (or a threadId of an existing thread)',
     });
   }
-  const resource = resourceScope(namespace, resourceId);
-  return { scope: scope ?? resource, resource, resourceId };
+  return { scope: scope ?? resourceScope(namespace, resourceId), resourceId };
 }
 
 export async function readWorkingMemoryFacts(
@@ -127,7 +127,7 @@ export async function patchWorkingMemory(args: {
     const key = { entityType: WORKING_MEMORY_ENTITY_TYPE, entity: target.resourceId, key: patch.key };
     if (patch.value === null) {
       const current = await memory.facts.get(target.scope, key, options);
-      if (current && (await memory.forgetItem(target.resource, current.id, options)).deleted) removed += 1;
+      if (current && (await memory.forgetItem(target.scope, current.id, options)).deleted) removed += 1;
       continue;
     }
     const result = await memory.facts.remember(target.scope, { ...key, value: patch.value, ...options });
