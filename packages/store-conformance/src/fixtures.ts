@@ -40,6 +40,15 @@ export interface Tenant {
   otherOrgAlice: Scope;
   /** A tenant rooted at a user (no org) with alice's user id. */
   bareAlice: Scope;
+  /**
+   * This test's id for an item called `name` (an episode, fact, node, edge, review item or audit
+   * entry): `name` behind a prefix unique to the test. Some drivers keep item ids unique store-wide,
+   * and `create` may hand every test the same database, so no two tests may use the same id.
+   * Ids of one test sort in the order of their names.
+   */
+  id: (name: string) => string;
+  /** `id` of each name, in order. */
+  ids: (...names: string[]) => string[];
 }
 
 export function newTenant(): Tenant {
@@ -47,6 +56,8 @@ export function newTenant(): Tenant {
   const otherOrgId = uniqueId('org');
   const aliceId = uniqueId('alice');
   const bobId = uniqueId('bob');
+  const prefix = `${uniqueId('i')}-`;
+  const id = (name: string) => `${prefix}${name}`;
   return {
     org: { orgId },
     alice: { orgId, userId: aliceId },
@@ -56,6 +67,8 @@ export function newTenant(): Tenant {
     bobThread: { orgId, userId: bobId, threadId: 't1' },
     otherOrgAlice: { orgId: otherOrgId, userId: aliceId },
     bareAlice: { userId: aliceId },
+    id,
+    ids: (...names) => names.map(id),
   };
 }
 

@@ -11,6 +11,7 @@ import { keywordSearchSuite } from './suites/keyword-search.ts';
 import { ledgerSuite } from './suites/ledger.ts';
 import { payloadsSuite } from './suites/payloads.ts';
 import { reviewSuite } from './suites/review.ts';
+import { scopesSuite } from './suites/scopes.ts';
 import { stateSuite } from './suites/state.ts';
 import { threadsSuite } from './suites/threads.ts';
 import { transactionsSuite } from './suites/transactions.ts';
@@ -38,6 +39,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     reviewSuite(options);
     auditSuite(options);
     forgetSuite(options);
+    scopesSuite(options);
     transactionsSuite(options);
     invalidInputSuite(options);
     payloadsSuite(options);

@@ -7,8 +7,8 @@ export interface StoreConformanceOptions {
   /** Names the driver in the test report: `store conformance: sqlite`. */
   name: string;
   /**
-   * A new, empty-looking store for one test. The suite uses fresh random tenant ids in every test,
-   * so a driver may hand out stores that share one database.
+   * A store for one test. Every test uses fresh random tenants and item ids of its own (see
+   * `Tenant.id`), so a driver may hand every test the same store, on one database.
    */
   create: () => Promise<Store>;
   /** Called after each test with the store `create` returned. Default: `store.close()`. */

@@ -1,4 +1,4 @@
-import { memoryStore, type Scope, type Store } from '@strata-memory/core';
+import { memoryStore, type Scope, type Store, StrataError } from '@strata-memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type TestTarget } from './target.ts';
 
@@ -62,6 +62,14 @@ afterAll(async () => {
   await memory.close();
 });
 
+async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(StrataError.hasCode(error, code as never), String(error)).toBe(true);
+}
+
 async function scores(store: Store, scope: Scope, query: string): Promise<Record<string, number>> {
   const hits = await store.episodes.searchKeyword({
     scope,
@@ -102,6 +110,82 @@ describe('BM25 ranking', () => {
       await store.forget({ scope: bob });
     }
     for (const scope of [acme, ann, other]) await expectSameScores(scope);
+  });
+
+  it('keeps per-tenant document frequencies equal to the episodes’ lexemes through puts, deletes and forget', async () => {
+    const schema = target.freshSchema('terms');
+    const store = target.openStore({ schema });
+    const beta = { orgId: 'beta', userId: 'u' };
+    await store.episodes.put({ episodes: corpus.map((e, i) => ({ ...e, occurredAt: i, provenance: api })) });
+    await store.episodes.put({
+      episodes: [
+        { id: 'b1', scope: beta, text: 'payment payment lead', occurredAt: 1, provenance: api },
+        { id: 'b2', scope: { ...beta, threadId: 't' }, text: 'lead time', occurredAt: 2, provenance: api },
+      ],
+    });
+    await store.episodes.delete({ scope: ann, ids: ['a3', 'a7'] });
+    await store.forget({ scope: { ...beta, threadId: 't' } });
+    await expectCode(
+      store.episodes.put({
+        episodes: [{ id: 'b1', scope: beta, text: 'again', occurredAt: 3, provenance: api }],
+      }),
+      'conflict',
+    );
+    const kept = await target.sql.query<{ tenant_id: string; lexeme: string; n: string }>(
+      `SELECT tenant_id, lexeme, sum(documents)::text AS n FROM "${schema}".keyword_terms
+        GROUP BY tenant_id, lexeme HAVING sum(documents) <> 0 ORDER BY tenant_id, lexeme`,
+    );
+    const counted = await target.sql.query<{ tenant_id: string; lexeme: string; n: string }>(
+      `SELECT e.tenant_id, t.lexeme, count(*)::text AS n
+         FROM "${schema}".episodes e CROSS JOIN LATERAL unnest(tsvector_to_array(e.search)) AS t(lexeme)
+        GROUP BY e.tenant_id, t.lexeme ORDER BY e.tenant_id, t.lexeme`,
+    );
+    expect(kept.rows.length).toBeGreaterThan(10);
+    expect(kept.rows).toEqual(counted.rows);
+    const totals = await target.sql.query<{ tenant_id: string; documents: string; terms: string }>(
+      `SELECT tenant_id, sum(documents)::text AS documents, sum(terms)::text AS terms FROM "${schema}".keyword_stats
+        GROUP BY tenant_id HAVING sum(documents) <> 0 ORDER BY tenant_id`,
+    );
+    const recount = await target.sql.query<{ tenant_id: string; documents: string; terms: string }>(
+      `SELECT tenant_id, count(*)::text AS documents, sum(doc_length)::text AS terms FROM "${schema}".episodes
+        GROUP BY tenant_id ORDER BY tenant_id`,
+    );
+    expect(totals.rows).toEqual(recount.rows);
+  });
+
+  it('gives the reference scores and order when it matches only the rarer terms first (MaxScore)', async () => {
+    const schema = target.freshSchema('maxscore');
+    const store = target.openStore({ schema });
+    const reference = memoryStore();
+    const zoo = { orgId: 'zoo', userId: 'keeper' };
+    // "routine" in nine episodes of ten, "zebra" in 30, "okapi" in 3; lengths vary.
+    const episodes = Array.from({ length: 300 }, (_, i) => {
+      const words = [i % 10 === 0 ? 'weekly' : 'routine', `topic${i % 17}`];
+      if (i % 10 === 3) words.push('zebra');
+      if (i % 100 === 7) words.push('okapi');
+      words.push(...Array.from({ length: i % 6 }, () => 'filler'));
+      return {
+        id: `z${String(i).padStart(3, '0')}`,
+        scope: zoo,
+        text: words.join(' '),
+        occurredAt: i,
+        provenance: api,
+      };
+    });
+    await store.episodes.put({ episodes });
+    await reference.episodes.put({ episodes });
+    for (const query of ['routine zebra', 'okapi routine', 'zebra okapi routine weekly', 'routine']) {
+      const [found, expected] = await Promise.all([
+        store.episodes.searchKeyword({ scope: zoo, query, limit: 10 }),
+        reference.episodes.searchKeyword({ scope: zoo, query, limit: 10 }),
+      ]);
+      expect(
+        found.map((hit) => hit.episode.id),
+        query,
+      ).toEqual(expected.map((hit) => hit.episode.id));
+      for (const [i, hit] of found.entries()) expect(hit.score, query).toBeCloseTo(expected[i]!.score, 9);
+    }
+    await reference.close();
   });
 
   it('offers ts_rank_cd as the cheaper ranking, still scoring every match above zero', async () => {

@@ -13,11 +13,16 @@ runStoreConformance({
   create: async () => sqliteStore({ path: ':memory:', exactVectorLimit: 0 }),
 });
 
-// The same suite on real WAL files (one per test: the suite reuses fixed item ids across tests).
+// The same suite on a real WAL file, one store shared by every test (each test uses fresh ids and
+// tenants), as an application's file holds many tenants.
 const folder = mkdtempSync(join(tmpdir(), 'strata-sqlite-conformance-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
+const shared = sqliteStore({ path: join(folder, 'memory.db') });
+afterAll(async () => {
+  await shared.close();
+  rmSync(folder, { recursive: true, force: true });
+});
 runStoreConformance({
-  name: 'sqlite (file)',
-  create: async () => sqliteStore({ path: join(folder, `memory-${++files}.db`) }),
+  name: 'sqlite (one file for every test)',
+  create: async () => shared,
+  destroy: async () => {},
 });

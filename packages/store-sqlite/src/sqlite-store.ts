@@ -13,17 +13,26 @@ import { isMemoryPath, openDatabase } from './database/open-database.ts';
 import { type Runner, Session } from './database/session.ts';
 import { Statements } from './database/statements.ts';
 import { episodeDriver } from './episodes/episode-driver.ts';
+import { TermStatistics } from './episodes/term-statistics.ts';
 import { VectorIndex } from './episodes/vector-index.ts';
 import { factDriver } from './facts/fact-driver.ts';
 import { forgetSubtree } from './forget/forget-subtree.ts';
 import { graphDriver } from './graph/graph-driver.ts';
 import { reviewDriver } from './review/review-driver.ts';
 import { migrate } from './schema/migrations.ts';
+import { scopeDriver } from './scopes/scope-driver.ts';
 import { ledgerDriver } from './state/ledger-driver.ts';
 import { stateDriver } from './state/state-driver.ts';
 import { threadDriver } from './threads/thread-driver.ts';
 
 export const DEFAULT_PATH = '.strata/memory.db';
+
+/**
+ * Vector searches over at most this many vectors are exact. sqlite-vec compares float vectors at
+ * about 1.3 µs each for 384 dimensions, sign bits at a small fraction of that: past about a
+ * thousand vectors the sign-bit pass plus exact re-ranking is the faster of the two.
+ */
+export const DEFAULT_EXACT_VECTOR_LIMIT = 1_000;
 
 /** How long one attempt waits inside SQLite's (blocking) busy handler before yielding and retrying. */
 const BUSY_SLICE_MS = 25;
@@ -42,10 +51,10 @@ export interface SqliteStoreOptions {
   /** Vectors per sqlite-vec chunk, for vector tables created from now on (a multiple of 8). Default 64. */
   vectorChunkSize?: number;
   /**
-   * Vector search is exact for a tenant holding up to this many vectors of one size. Past it, the
-   * search first ranks sign-bit codes (much cheaper) for `vectorOversampling` times the rows asked
-   * for, then re-ranks those by exact cosine: approximate, like an ANN index. Default 10000;
-   * `Number.MAX_SAFE_INTEGER` keeps every search exact.
+   * Vector search is exact when the scopes the reader may see hold up to this many vectors of the
+   * query's size. Past it, the search first ranks sign-bit codes (much cheaper) for
+   * `vectorOversampling` times the rows asked for, then re-ranks those by exact cosine:
+   * approximate, like an ANN index. Default 1000; `Number.MAX_SAFE_INTEGER` keeps every search exact.
    */
   exactVectorLimit?: number;
   /** Candidates the coarse pass gathers per row asked for. Default 8. */
@@ -71,16 +80,22 @@ const optionsSchema = z
   })
   .strict();
 
-function subStores(sql: Statements, run: Runner, vectors: VectorIndex): StoreDriverTransaction {
+function subStores(
+  sql: Statements,
+  run: Runner,
+  vectors: VectorIndex,
+  terms: TermStatistics,
+): StoreDriverTransaction {
   return {
     threads: threadDriver(sql, run),
-    episodes: episodeDriver(sql, run, vectors),
+    episodes: episodeDriver(sql, run, vectors, terms),
     facts: factDriver(sql, run),
     graph: graphDriver(sql, run),
     state: stateDriver(sql, run),
     ledger: ledgerDriver(sql, run),
     review: reviewDriver(sql, run),
     audit: auditDriver(sql, run),
+    scopes: scopeDriver(sql, run),
   };
 }
 
@@ -120,10 +135,11 @@ export function sqliteStore(options: SqliteStoreOptions = {}): Store {
   const sql = new Statements(db);
   const vectors = new VectorIndex(sql, {
     chunkSize: parsed.vectorChunkSize ?? 64,
-    exactLimit: parsed.exactVectorLimit ?? 10_000,
+    exactLimit: parsed.exactVectorLimit ?? DEFAULT_EXACT_VECTOR_LIMIT,
     oversampling: parsed.vectorOversampling ?? 8,
   });
   session.onRollback(() => vectors.forgetCachedTables());
+  const terms = new TermStatistics(sql);
   const persistent = !isMemoryPath(path);
   const capabilities: StoreCapabilities = {
     keywordSearch: true,
@@ -137,10 +153,13 @@ export function sqliteStore(options: SqliteStoreOptions = {}): Store {
   const driver: StoreDriver = {
     name: parsed.name ?? 'sqlite',
     capabilities,
-    ...subStores(sql, session.outer, vectors),
-    transaction: (fn) => session.transaction((runner) => fn(subStores(sql, runner, vectors))),
+    ...subStores(sql, session.outer, vectors, terms),
+    transaction: (fn) => session.transaction((runner) => fn(subStores(sql, runner, vectors, terms))),
     forget: ({ scope }) => session.outer.write(() => forgetSubtree(sql, vectors, scope)),
-    close: () => session.close(),
+    close: async () => {
+      await session.close();
+      terms.close();
+    },
     mapError: mapSqliteError,
   };
   return defineStore(driver);

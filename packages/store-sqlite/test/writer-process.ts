@@ -98,7 +98,7 @@ export function consistencyReport(db: DatabaseSync): {
   episodes: number;
   embeddings: number;
   vectors: number;
-  /** Vectors counted per tenant in `vector_partitions` (must equal `vectors`). */
+  /** Vectors counted per scope in `vector_scopes` (must equal `vectors`). */
   counted: number;
   ftsRows: number;
 } {
@@ -107,13 +107,13 @@ export function consistencyReport(db: DatabaseSync): {
   // Compares the FTS index with its content (the episodes rows); throws on any difference.
   db.exec("INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('integrity-check', 1)");
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-  const hasVectors = count("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'episode_vectors_16'") > 0;
+  const hasVectors = count("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'scoped_vectors_16'") > 0;
   return {
     integrity,
     episodes: count('SELECT count(*) AS n FROM episodes'),
     embeddings: count('SELECT count(*) AS n FROM episode_embeddings'),
-    vectors: hasVectors ? count('SELECT count(*) AS n FROM episode_vectors_16') : 0,
-    counted: count('SELECT coalesce(sum(vectors), 0) AS n FROM vector_partitions WHERE dimensions = 16'),
+    vectors: hasVectors ? count('SELECT count(*) AS n FROM scoped_vectors_16') : 0,
+    counted: count('SELECT coalesce(sum(vectors), 0) AS n FROM vector_scopes WHERE dimensions = 16'),
     ftsRows: count("SELECT count(*) AS n FROM episodes_fts WHERE episodes_fts MATCH 'shipment'"),
   };
 }

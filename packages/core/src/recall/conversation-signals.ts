@@ -2,8 +2,8 @@ import type { ItemScores } from '../memory/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
-import { accessWeight } from './scoring.ts';
 import { contentWords, words } from './terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
@@ -17,6 +17,8 @@ export interface Scored {
   id: string;
   episode: EpisodeRecord;
   relevance: number;
+  /** The episode's prior (see `episode-priors.ts`), a factor of `relevance`. */
+  prior: number;
   scores: ItemScores;
   reasons: string[];
   terms?: Set<string>;
@@ -64,7 +66,8 @@ export function applySessionPrior(scored: Scored[], tuning: RecallTuning): void 
  * A speaker's name in the query ("What did Caroline paint?") is better used to prefer that
  * speaker's turns than as a keyword: as a keyword it favours every turn that greets or addresses
  * her. When the candidates show the query names a speaker, the keyword lists are replaced by a
- * search without the name (unless nothing else is left to search for).
+ * search without the name (unless nothing else is left to search for). Returns the keyword query
+ * it settled on.
  */
 export async function searchWithoutSpeakerNames(args: {
   store: Store;
@@ -76,19 +79,19 @@ export async function searchWithoutSpeakerNames(args: {
   lists: RankedList[];
   episodes: Map<string, EpisodeRecord>;
   speakers: (speaker: string | undefined) => boolean;
-}): Promise<void> {
+}): Promise<string> {
   const named = new Set<string>();
   for (const episode of args.episodes.values()) {
     if (episode.speaker && args.speakers(episode.speaker))
       for (const w of words(episode.speaker)) named.add(w);
   }
-  if (named.size === 0) return;
+  if (named.size === 0) return args.query;
   const rest = args.query
     .split(/(\s+)/)
     .filter((token) => !words(token).some((w) => named.has(w)))
     .join('')
     .trim();
-  if (contentWords(rest).length === 0) return;
+  if (contentWords(rest).length === 0) return args.query;
   for (const list of args.lists) {
     if (!list.name.startsWith('keyword')) continue;
     const window = list.name.includes('@') ? args.since : undefined;
@@ -102,13 +105,22 @@ export async function searchWithoutSpeakerNames(args: {
     for (const r of results) args.episodes.set(r.episode.id, r.episode);
     list.items = results.map((r) => ({ id: r.episode.id, score: r.score }));
   }
+  return rest;
 }
+
+/** Episodes one neighbour lookup reads at most before it falls back to one lookup per hit. */
+const STRETCH_READ = 200;
 
 /**
  * Conversation context: the turns right before and after a strong hit (same thread, within
  * `contextGapMs`) often hold the answer to what the hit asked or the event it refers to. They
  * join the candidates at the hit's score times `contextDecay` per turn of distance, or keep their
  * own score when that is higher.
+ *
+ * Hits of one thread that lie within `contextGapMs` of each other share one store read (the
+ * stretch from `contextGapMs` before the first to `contextGapMs` after the last), so a recall
+ * makes one read per conversation stretch, not two per hit; a stretch too busy for one read
+ * falls back to reading around each hit.
  */
 export async function addNeighbours(args: {
   store: Store;
@@ -116,60 +128,113 @@ export async function addNeighbours(args: {
   accessLevel: number;
   tuning: RecallTuning;
   scored: Scored[];
+  /** The prior of an episode that joins as a neighbour (its own, not the hit's). */
+  priorOf: (episode: EpisodeRecord) => EpisodePrior;
 }): Promise<void> {
   const { store, scope, accessLevel, tuning, scored } = args;
+  const gap = tuning.contextGapMs;
   const byId = new Map(scored.map((s) => [s.id, s]));
-  const hits = scored.slice(0, tuning.contextHits);
-  const slack = 20;
-  const lists = await Promise.all(
-    hits.map(async (hit) => {
-      const at = hit.episode.occurredAt;
-      const common = { scope, accessLevel, limit: tuning.contextTurns + slack };
-      const [before, after] = await Promise.all([
-        store.episodes.list({
-          ...common,
-          since: Math.max(0, at - tuning.contextGapMs),
-          until: at,
-          order: 'desc',
-        }),
-        store.episodes.list({ ...common, since: at, until: at + tuning.contextGapMs, order: 'asc' }),
-      ]);
-      return { hit, sides: [before.items, after.items] };
+  const base = new Map(scored.map((s) => [s.id, s.relevance / s.prior]));
+  // Hits: the best candidates by relevance, and by match alone (a question one speaker asks
+  // matches the query's words best, while the answer the query is after comes from the other).
+  const byMatch = [...scored].sort((a, b) => b.relevance / b.prior - a.relevance / a.prior);
+  const hits = [
+    ...new Set([...scored.slice(0, tuning.contextHits), ...byMatch.slice(0, tuning.contextMatchHits)]),
+  ];
+  const stretches: Scored[][] = [];
+  for (const hit of [...hits].sort(
+    (a, b) =>
+      threadOf(a).localeCompare(threadOf(b)) ||
+      a.episode.occurredAt - b.episode.occurredAt ||
+      a.id.localeCompare(b.id),
+  )) {
+    const last = stretches.at(-1)?.at(-1);
+    if (
+      last &&
+      threadOf(last) === threadOf(hit) &&
+      hit.episode.occurredAt - last.episode.occurredAt <= 2 * gap
+    ) {
+      stretches.at(-1)!.push(hit);
+    } else stretches.push([hit]);
+  }
+  const reads = await Promise.all(
+    stretches.map(async (stretch) => {
+      const first = stretch[0]!.episode.occurredAt;
+      const last = stretch.at(-1)!.episode.occurredAt;
+      const page = await store.episodes.list({
+        scope,
+        accessLevel,
+        since: Math.max(0, first - gap),
+        until: last + gap,
+        order: 'asc',
+        limit: STRETCH_READ,
+      });
+      if (page.nextCursor === undefined) return stretch.map((hit) => ({ hit, around: page.items }));
+      return Promise.all(stretch.map(async (hit) => ({ hit, around: await readAround(hit) })));
     }),
   );
-  for (const { hit, sides } of lists) {
-    for (const side of sides) {
-      const index = side.findIndex((e) => e.id === hit.id);
-      if (index < 0) continue;
-      const thread = hit.episode.provenance.threadId;
-      side.slice(index + 1, index + 1 + tuning.contextTurns).forEach((episode, offset) => {
-        if (thread !== undefined && episode.provenance.threadId !== thread) return;
-        const score = hit.relevance * tuning.contextDecay ** (offset + 1);
+  for (const { hit, around } of reads.flat()) {
+    const thread = hit.episode.provenance.threadId;
+    const turns = around.filter(
+      (e) => thread === undefined || e.provenance.threadId === thread || e.id === hit.id,
+    );
+    const index = turns.findIndex((e) => e.id === hit.id);
+    if (index < 0) continue;
+    for (const direction of [-1, 1]) {
+      for (let offset = 1; offset <= tuning.contextTurns; offset++) {
+        const episode = turns[index + direction * offset];
+        if (!episode || Math.abs(episode.occurredAt - hit.episode.occurredAt) > gap) break;
+        // The hit's match carries over, decayed by distance; the neighbour's own prior applies.
         const held = byId.get(episode.id);
+        const carried = base.get(hit.id)! * tuning.contextDecay ** offset;
         if (held) {
-          if (score > held.relevance) {
+          const score = carried * held.prior;
+          if (tuning.contextSum > 0) {
+            held.relevance += tuning.contextSum * score;
+            held.reasons.push(`next to ${hit.id}`);
+          } else if (score > held.relevance) {
             held.relevance = score;
             held.reasons.push(`next to ${hit.id}`);
           }
-          return;
+          continue;
         }
+        const prior = args.priorOf(episode);
+        const score = carried * prior.factor;
         const entry: Scored = {
           id: episode.id,
           episode,
           relevance: score,
+          prior: prior.factor,
           scores: {
-            recency: 0,
+            recency: round(prior.recency),
             importance: round(episode.importance),
-            access: round(accessWeight(episode.accessCount)),
+            access: round(prior.access),
+            ...(prior.time === undefined ? {} : { time: round(prior.time) }),
             final: round(score),
           },
-          reasons: [`conversation context: next to ${hit.id}`],
+          reasons: [`conversation context: next to ${hit.id}`, ...prior.reasons],
         };
         byId.set(episode.id, entry);
         scored.push(entry);
-      });
+      }
     }
   }
+
+  /** The turns around one hit: before it, newest first, and after it, in time order. */
+  async function readAround(hit: Scored): Promise<EpisodeRecord[]> {
+    const at = hit.episode.occurredAt;
+    const common = { scope, accessLevel, limit: tuning.contextTurns + 20 };
+    const [before, after] = await Promise.all([
+      store.episodes.list({ ...common, since: Math.max(0, at - gap), until: at, order: 'desc' }),
+      store.episodes.list({ ...common, since: at, until: at + gap, order: 'asc' }),
+    ]);
+    const seen = new Set<string>();
+    return [...before.items.reverse(), ...after.items].filter((e) => !seen.has(e.id) && seen.add(e.id));
+  }
+}
+
+function threadOf(s: Scored): string {
+  return s.episode.provenance.threadId ?? '';
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */

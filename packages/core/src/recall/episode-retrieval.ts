@@ -1,3 +1,4 @@
+import { type OutdatedFact, outdatedFactsOf } from '../episodic/outdated-episodes.ts';
 import type { ExplainEntry, ItemScores, MemoryPolicy } from '../memory/types.ts';
 import type { Embedder } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
@@ -10,12 +11,15 @@ import {
   searchWithoutSpeakerNames,
   speakerMatcher,
 } from './conversation-signals.ts';
+import { episodePrior, type PriorContext } from './episode-priors.ts';
 import { fuse, type RankedList } from './fusion.ts';
 import { mmrSelect } from './mmr.ts';
+import { expansionTerms } from './query-expansion.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
-import { accessWeight, cosine, recencyWeight } from './scoring.ts';
-import { contentWords, termOverlap } from './terms.ts';
-import { parseTimeWindow, type TimeWindow, timeMatch } from './time-window.ts';
+import { cosine } from './scoring.ts';
+import type { RecallStage, StageTimer } from './stage-timer.ts';
+import { contentWords, termOverlap, termsOf } from './terms.ts';
+import { parseTimeWindow, type TimeWindow } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
 
 export interface EpisodeCandidate {
@@ -37,10 +41,29 @@ export interface EpisodeRetrieval {
   window?: TimeWindow;
 }
 
-/** `[2023-05-08] Caroline: I went to the support group.` */
+/**
+ * `[2023-05-08] Caroline: I went to the support group.` An episode that states a fact value that
+ * was since superseded carries a caveat naming the current value:
+ * `[2026-03-02] Maria: Supplier X's lead time is 45 days. (outdated: supplier x · lead time is now
+ * 30 days, corrected 2026-03-09)`.
+ */
 export function renderEpisode(episode: EpisodeRecord): string {
   const who = episode.speaker ?? episode.role;
-  return escapeMemoryText(`[${formatDay(episode.occurredAt)}] ${who ? `${who}: ` : ''}${episode.text}`);
+  const line = `[${formatDay(episode.occurredAt)}] ${who ? `${who}: ` : ''}${episode.text}`;
+  const outdated = outdatedFactsOf(episode);
+  return escapeMemoryText(outdated.length > 0 ? `${line} (${outdatedCaveat(outdated)})` : line);
+}
+
+/** `outdated: supplier x · lead time is now 30 days, corrected 2026-03-09` (one clause per key). */
+function outdatedCaveat(markers: OutdatedFact[]): string {
+  const latest = new Map<string, OutdatedFact>();
+  for (const m of markers) latest.set(JSON.stringify([m.entityType, m.entityId, m.key]), m);
+  const clauses = [...latest.values()].map((m) => {
+    const entity = m.entityType === 'entity' ? m.entityId : `${m.entityType} ${m.entityId}`;
+    const value = typeof m.currentValue === 'string' ? m.currentValue : JSON.stringify(m.currentValue);
+    return `${entity} · ${m.key} is now ${value}, ${m.corrected ? 'corrected' : 'changed'} ${formatDay(m.supersededAt)}`;
+  });
+  return `outdated: ${clauses.join('; ')}`;
 }
 
 /**
@@ -60,8 +83,11 @@ export async function retrieveEpisodes(args: {
   policy: Readonly<MemoryPolicy>;
   tuning: RecallTuning;
   maxEpisodes: number;
+  timer?: StageTimer;
 }): Promise<EpisodeRetrieval> {
   const { store, scope, accessLevel, query, tuning } = args;
+  const time = <T>(stage: RecallStage, fn: () => Promise<T>): Promise<T> =>
+    args.timer ? args.timer.time(stage, fn) : fn();
   const notes: ExplainEntry[] = [];
   const window = tuning.timeWindows ? parseTimeWindow(query, args.now) : undefined;
   const pool = tuning.candidatePool;
@@ -74,107 +100,155 @@ export async function retrieveEpisodes(args: {
   };
   const since = window ? { since: window.start, until: window.end - 1 } : undefined;
 
-  if (tuning.keyword && searchable && store.capabilities.keywordSearch) {
+  const keywordSearches = async (): Promise<Array<[string, ScoredEpisode[]]>> => {
+    if (!tuning.keyword || !searchable) return [];
+    if (!store.capabilities.keywordSearch) {
+      notes.push(note('keyword-search', `the ${store.name} store has no keyword search`));
+      return [];
+    }
     const base = { scope, accessLevel, query, limit: pool };
-    addList('keyword', tuning.keywordWeight, await store.episodes.searchKeyword(base));
-    if (since)
-      addList(
-        'keyword@window',
-        tuning.keywordWeight,
-        await store.episodes.searchKeyword({ ...base, ...since }),
-      );
-  } else if (tuning.keyword && !store.capabilities.keywordSearch) {
-    notes.push(note('keyword-search', `the ${store.name} store has no keyword search`));
-  }
-
-  if (tuning.vector && searchable && args.embedder && store.capabilities.vectorSearch) {
-    const vector = await embedQuery(args.embedder, query).catch((error: unknown) => {
+    return time('keyword', async () => {
+      const [all, inWindow] = await Promise.all([
+        store.episodes.searchKeyword(base),
+        since ? store.episodes.searchKeyword({ ...base, ...since }) : undefined,
+      ]);
+      return inWindow
+        ? [
+            ['keyword', all],
+            ['keyword@window', inWindow],
+          ]
+        : [['keyword', all]];
+    });
+  };
+  const vectorSearches = async (): Promise<Array<[string, ScoredEpisode[]]>> => {
+    if (!tuning.vector || !searchable) return [];
+    if (!args.embedder) {
+      notes.push(note('vector-search', 'no embedder configured; keyword search only'));
+      return [];
+    }
+    if (!store.capabilities.vectorSearch) {
+      notes.push(note('vector-search', `the ${store.name} store has no vector search; keyword search only`));
+      return [];
+    }
+    const embedder = args.embedder;
+    const vector = await time('embed', () => embedQuery(embedder, query)).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      notes.push(
-        note('vector-search', `embedder "${args.embedder!.id}" failed (${message}); keyword search only`),
-      );
+      notes.push(note('vector-search', `embedder "${embedder.id}" failed (${message}); keyword search only`));
       return undefined;
     });
-    if (vector) {
-      const base = { scope, accessLevel, vector, limit: pool };
-      addList('vector', tuning.vectorWeight, await store.episodes.searchVector(base));
-      if (since)
-        addList(
-          'vector@window',
-          tuning.vectorWeight,
-          await store.episodes.searchVector({ ...base, ...since }),
-        );
-    }
-  } else if (tuning.vector && searchable && !args.embedder) {
-    notes.push(note('vector-search', 'no embedder configured; keyword search only'));
-  } else if (tuning.vector && searchable && !store.capabilities.vectorSearch) {
-    notes.push(note('vector-search', `the ${store.name} store has no vector search; keyword search only`));
-  }
+    if (!vector) return [];
+    const base = { scope, accessLevel, vector, limit: pool };
+    return time('vector', async () => {
+      const [all, inWindow] = await Promise.all([
+        store.episodes.searchVector(base),
+        since ? store.episodes.searchVector({ ...base, ...since }) : undefined,
+      ]);
+      return inWindow
+        ? [
+            ['vector', all],
+            ['vector@window', inWindow],
+          ]
+        : [['vector', all]];
+    });
+  };
+  const [keywordResults, vectorResults] = await Promise.all([keywordSearches(), vectorSearches()]);
+  for (const [name, results] of keywordResults) addList(name, tuning.keywordWeight, results);
+  for (const [name, results] of vectorResults) addList(name, tuning.vectorWeight, results);
 
   const speakers = speakerMatcher(query);
+  let keywordQuery = query;
   if (tuning.speakerNamesOutOfKeywords && lists.some((l) => l.name.startsWith('keyword'))) {
-    await searchWithoutSpeakerNames({
-      store,
-      scope,
-      accessLevel,
-      query,
-      pool,
-      since,
-      lists,
-      episodes,
-      speakers,
+    keywordQuery = await time('keyword', () =>
+      searchWithoutSpeakerNames({
+        store,
+        scope,
+        accessLevel,
+        query,
+        pool,
+        since,
+        lists,
+        episodes,
+        speakers,
+      }),
+    );
+  }
+  if (tuning.expansionTerms > 0 && lists.some((l) => l.name === 'keyword' && l.items.length > 0)) {
+    // Second round: the query plus words the best first-round candidates share.
+    const first = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
+    const feedback = [...first]
+      .map(([id, f]) => {
+        const episode = episodes.get(id)!;
+        return {
+          text: episode.text,
+          weight: f.fused * (speakers(episode.speaker) ? 1 + tuning.speakerBoost : 1),
+        };
+      })
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, tuning.expansionDocs);
+    const terms = expansionTerms({
+      query: keywordQuery,
+      feedback,
+      collection: [...episodes.values()].map((e) => e.text),
+      terms: tuning.expansionTerms,
     });
+    if (terms.length > 0) {
+      const results = await time('keyword', () =>
+        store.episodes.searchKeyword({
+          scope,
+          accessLevel,
+          query: `${keywordQuery} ${terms.join(' ')}`,
+          limit: pool,
+        }),
+      );
+      addList('expanded', tuning.keywordWeight * tuning.expansionWeight, results);
+      notes.push(note('query-expansion', `second keyword round with: ${terms.join(', ')}`));
+    }
   }
   const queryTerms = new Set(contentWords(query));
+  const priorContext: PriorContext = {
+    now: args.now,
+    policy: args.policy,
+    tuning,
+    ...(window ? { window } : {}),
+    speakers,
+  };
+  const priorOf = (episode: EpisodeRecord) => episodePrior(episode, priorContext);
   const fused = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
   const scored: Scored[] = [];
   for (const [id, f] of fused) {
     const episode = episodes.get(id)!;
-    const recency = recencyWeight(episode.occurredAt, args.now, args.policy.recencyHalfLifeDays);
-    const access = accessWeight(episode.accessCount);
-    const time = window ? timeMatch(episode.occurredAt, window) : undefined;
-    const reasons: string[] = [];
-    reasons.push(`${Object.keys(f.ranks).join(' + ')} match`);
-    let final =
-      f.fused *
-      (1 - tuning.recencyWeight + tuning.recencyWeight * recency) *
-      (1 + tuning.importanceWeight * (episode.importance - 0.5) * 2) *
-      (1 + tuning.accessWeight * access);
-    if (time !== undefined && window) {
-      final *= (1 + tuning.timeBoost * time) / (1 + tuning.timeBoost);
-      if (time === 1) reasons.push(`boosted: time window "${window.label}"`);
-    }
+    const prior = priorOf(episode);
+    let match = f.fused;
     if (tuning.coverageWeight > 0 && queryTerms.size > 0) {
-      const terms = new Set(contentWords(episode.text));
+      const terms = new Set(termsOf(episode.text));
       let held = 0;
       for (const t of queryTerms) if (terms.has(t)) held++;
-      final *= 1 - tuning.coverageWeight + (tuning.coverageWeight * held) / queryTerms.size;
+      match *= 1 - tuning.coverageWeight + (tuning.coverageWeight * held) / queryTerms.size;
     }
-    if (tuning.speakerBoost > 0 && speakers(episode.speaker)) {
-      final *= 1 + tuning.speakerBoost;
-      reasons.push(`speaker ${episode.speaker} named in the query`);
-    }
+    const final = match * prior.factor;
     const scores: ItemScores = {
       fused: round(f.fused),
-      recency: round(recency),
+      recency: round(prior.recency),
       importance: round(episode.importance),
-      access: round(access),
+      access: round(prior.access),
       final: round(final),
     };
     if (f.scores.keyword !== undefined) scores.keyword = round(f.scores.keyword);
     if (f.scores.vector !== undefined) scores.vector = round(f.scores.vector);
-    if (time !== undefined) scores.time = round(time);
-    scored.push({ id, episode, relevance: final, scores, reasons });
+    if (prior.time !== undefined) scores.time = round(prior.time);
+    const reasons = [`${Object.keys(f.ranks).join(' + ')} match`, ...prior.reasons];
+    scored.push({ id, episode, relevance: final, prior: prior.factor, scores, reasons });
   }
   if (tuning.sessionWeight > 0) applySessionPrior(scored, tuning);
   scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
   if (tuning.contextHits > 0 && tuning.contextTurns > 0 && scored.length > 0) {
-    await addNeighbours({ store, scope, accessLevel, tuning, scored });
+    await time('neighbours', () => addNeighbours({ store, scope, accessLevel, tuning, scored, priorOf }));
     scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
   }
 
   for (const s of scored) s.scores.final = round(s.relevance);
 
+  const rankStart = performance.now();
   const dropped: ExplainEntry[] = [];
   const limit = args.maxEpisodes;
   let ordered: Scored[];
@@ -187,7 +261,12 @@ export async function retrieveEpisodes(args: {
       lambda: tuning.mmrLambda,
       limit,
       duplicateSimilarity: args.policy.duplicateSimilarity,
-      similarity: (a, b) => episodeSimilarity(a, b),
+      similarity: (a, b) => {
+        const content = episodeSimilarity(a, b);
+        return tuning.mmrStretchSimilarity > 0 && sameStretch(a, b, tuning.contextGapMs)
+          ? Math.max(content, tuning.mmrStretchSimilarity)
+          : content;
+      },
     });
     ordered = result.selected.map((s) => s.item);
     for (const d of result.duplicates) {
@@ -212,6 +291,7 @@ export async function retrieveEpisodes(args: {
       reason: s.reasons.join(', '),
     };
   });
+  args.timer?.add('rank', performance.now() - rankStart);
   return { selected, dropped, notes, ...(window ? { window } : {}) };
 }
 
@@ -258,9 +338,17 @@ function episodeSimilarity(a: Scored, b: Scored): number {
   const ea = a.episode.embedding;
   const eb = b.episode.embedding;
   if (ea && eb && ea.length === eb.length) return cosine(ea, eb);
-  a.terms ??= new Set(contentWords(a.episode.text));
-  b.terms ??= new Set(contentWords(b.episode.text));
+  a.terms ??= new Set(termsOf(a.episode.text));
+  b.terms ??= new Set(termsOf(b.episode.text));
   return termOverlap(a.terms, b.terms);
+}
+
+/** Two turns of one conversation stretch: the same thread, close in time. */
+function sameStretch(a: Scored, b: Scored, gapMs: number): boolean {
+  return (
+    a.episode.provenance.threadId === b.episode.provenance.threadId &&
+    Math.abs(a.episode.occurredAt - b.episode.occurredAt) <= gapMs
+  );
 }
 
 function droppedEntry(s: Scored, reason: string): ExplainEntry {

@@ -3,7 +3,7 @@ import { type Scope, scopeDepth } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { FactRecord } from '../store/records.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
-import { contentWords } from './terms.ts';
+import { contentWords, termsOf } from './terms.ts';
 
 const DAY_MS = 86_400_000;
 /** Facts read per recall at most (pages of 1,000). */
@@ -101,7 +101,7 @@ export function scoreFacts(args: {
   policy: Pick<MemoryPolicy, 'staleAfterDays'>;
 }): FactCandidate[] {
   const docs = args.facts.map((fact) =>
-    contentWords(`${fact.entityType} ${fact.entityId} ${fact.key} ${valueText(fact.value)}`),
+    termsOf(`${fact.entityType} ${fact.entityId} ${fact.key} ${valueText(fact.value)}`),
   );
   const queryTerms = args.query ? new Set(contentWords(args.query)) : new Set<string>();
   const queryLower = args.query?.toLowerCase() ?? '';

@@ -40,6 +40,27 @@ export function contentWords(text: string): string[] {
   return out;
 }
 
+/** Texts kept per generation of the term cache; it holds up to two generations. */
+const TERM_CACHE_SIZE = 20_000;
+let currentTerms = new Map<string, readonly string[]>();
+let previousTerms = new Map<string, readonly string[]>();
+
+/**
+ * `contentWords`, remembered for texts seen recently: the same episodes and facts are scored
+ * recall after recall. The result is shared: do not mutate it.
+ */
+export function termsOf(text: string): readonly string[] {
+  let terms = currentTerms.get(text);
+  if (terms) return terms;
+  terms = previousTerms.get(text) ?? contentWords(text);
+  if (currentTerms.size >= TERM_CACHE_SIZE) {
+    previousTerms = currentTerms;
+    currentTerms = new Map();
+  }
+  currentTerms.set(text, terms);
+  return terms;
+}
+
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word.toLowerCase());
 }

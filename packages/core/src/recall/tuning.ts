@@ -34,6 +34,15 @@ export interface RecallTuning {
    * matches every turn that addresses that person) and let `speakerBoost` carry it instead.
    */
   speakerNamesOutOfKeywords: boolean;
+  /**
+   * Pseudo-relevance feedback: words added to the query for a second keyword search, taken from
+   * the best first-round candidates (0 = no second round).
+   */
+  expansionTerms: number;
+  /** First-round candidates the expansion words are taken from. */
+  expansionDocs: number;
+  /** Weight of the second round's list, relative to `keywordWeight`. */
+  expansionWeight: number;
   /** 0..1: how much the share of the query's terms an episode holds counts. */
   coverageWeight: number;
   /**
@@ -43,15 +52,34 @@ export interface RecallTuning {
   sessionWeight: number;
   /** Best hits whose neighbouring turns (same thread, close in time) join the candidates. */
   contextHits: number;
+  /** More hits: the best candidates by query match alone (without priors such as the speaker's). */
+  contextMatchHits: number;
+  /** >0: a candidate next to a hit adds this share of the hit's carried score (0: keeps the higher). */
+  contextSum: number;
   /** Turns taken on each side of a hit. */
   contextTurns: number;
   /** A neighbour's score: the hit's times this, per turn of distance. */
   contextDecay: number;
   /** Neighbours further apart in time than this are another conversation. */
   contextGapMs: number;
+  /**
+   * 0..1: share of its value an episode loses when it states a fact value that was since
+   * superseded (it is still shown, with a caveat naming the current value, when there is room).
+   */
+  outdatedPenalty: number;
+  /**
+   * 0..1: share of the long-term budget (what the working window leaves) reserved for facts,
+   * filled by value before any episode or graph path; facts beyond it compete with them by density.
+   */
+  factShare: number;
   /** Maximal-marginal-relevance re-ranking against redundancy. */
   mmr: boolean;
   mmrLambda: number;
+  /**
+   * 0..1: how similar MMR deems two turns of one conversation stretch whatever their words, so
+   * the picks spread over the conversations that hold evidence (0 = content similarity only).
+   */
+  mmrStretchSimilarity: number;
   /** `density`: value per token; `rank`: best value first until the budget is full. */
   packing: 'density' | 'rank';
   /** Tokens added to each item when computing density (dampens the pull of tiny items). */
@@ -75,16 +103,24 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   accessWeight: 0.1,
   timeWindows: true,
   timeBoost: 0.6,
-  speakerBoost: 0.4,
+  speakerBoost: 1,
   speakerNamesOutOfKeywords: true,
+  expansionTerms: 0,
+  expansionDocs: 5,
+  expansionWeight: 0.5,
   coverageWeight: 0.3,
   sessionWeight: 0.3,
   contextHits: 8,
+  contextMatchHits: 0,
+  contextSum: 0,
   contextTurns: 2,
   contextDecay: 0.8,
   contextGapMs: 3_600_000,
+  outdatedPenalty: 0.5,
+  factShare: 0.5,
   mmr: true,
   mmrLambda: 0.9,
+  mmrStretchSimilarity: 0,
   packing: 'density',
   tokenPrior: 40,
   graphMaxHops: 2,

@@ -180,7 +180,9 @@ export function scopeDepth(scope: Scope): number {
 /** A stable, collision-free string for a scope, for maps and logs: `=acme/=a//=t1` (unset levels empty). */
 export function scopeKey(scope: Scope): string {
   const c = scopeColumns(scope);
-  return [c.org, c.user, c.agent, c.thread].map((v) => (v === '' ? '' : `=${encodeURIComponent(v)}`)).join('/');
+  return [c.org, c.user, c.agent, c.thread]
+    .map((v) => (v === '' ? '' : `=${encodeURIComponent(v)}`))
+    .join('/');
 }
 
 export function withoutThread(scope: Scope): Scope {

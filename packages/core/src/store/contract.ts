@@ -1,4 +1,5 @@
 import type { z } from 'zod/v4';
+import type { Scope } from '../scope/scope.ts';
 import type {
   AuditEntry,
   EdgeRecord,
@@ -19,6 +20,7 @@ import type {
   graphArgs,
   ledgerArgs,
   reviewArgs,
+  scopeArgs,
   stateArgs,
   storeArgs,
   threadArgs,
@@ -265,6 +267,21 @@ export interface AuditDriver {
   list(args: Args<typeof auditArgs.list>): Promise<Page<AuditEntry>>;
 }
 
+export interface ScopeDriver {
+  /**
+   * Every distinct scope in the subtree of `scope` (`scope` itself and its descendants) where at
+   * least one row is stored in any sub-store: threads (and their messages), episodes, facts, nodes,
+   * edges, state, ledger, review items or audit entries, whatever their status or access level.
+   * Deepest first (most levels set), then by org, user, agent and thread id in byte order, an unset
+   * level before any id. Each scope is listed once, with unset levels left out.
+   *
+   * Reads see a scope and its ancestors, never its descendants, so batch work over a subtree
+   * (consolidation, finding an item by id, exporting a user) reads each listed scope in turn. The
+   * cost grows with the number of distinct scopes in the subtree, not with the rows they hold.
+   */
+  list(args: Args<typeof scopeArgs.list>): Promise<Page<Scope>>;
+}
+
 export interface StoreCapabilities {
   /** `episodes.searchKeyword` works. */
   keywordSearch: boolean;
@@ -289,6 +306,7 @@ interface SubStores {
   readonly ledger: LedgerDriver;
   readonly review: ReviewDriver;
   readonly audit: AuditDriver;
+  readonly scopes: ScopeDriver;
 }
 
 /** What a driver implements. Wrap it with `defineStore` to get a `Store`. */
@@ -297,11 +315,17 @@ export interface StoreDriver extends SubStores {
   readonly capabilities: StoreCapabilities;
   /**
    * Runs `fn` atomically: every call made through `tx` commits together, or none does if `fn`
-   * throws (its error is rethrown unchanged). A call through `tx` that fails does not by itself
-   * abort the transaction: `fn` may catch it and go on. Calls on the outer store wait until the
-   * transaction ends, or at least never see its uncommitted writes. Nested `transaction` calls made
-   * inside `fn` join it (no savepoints: an inner failure that `fn` catches does not undo the inner
-   * writes). Code inside `fn` should make its calls through `tx`.
+   * throws (its error is rethrown unchanged). A call through `tx` that fails changes nothing and
+   * does not by itself abort the transaction: `fn` may catch it and go on. Calls on the outer store
+   * wait until the transaction ends, or at least never see its uncommitted writes; calls on the
+   * store made from inside `fn` (found through async context) join it. Code inside `fn` should make
+   * its calls through `tx`.
+   *
+   * Nested `transaction` calls made inside `fn` run as savepoints of the open transaction, so each
+   * is atomic on its own: when the inner function throws, its writes are undone and its error
+   * rethrown, while the outer transaction goes on (and still commits or rolls back as a whole);
+   * when it returns, its writes become part of the outer transaction. Nested transactions of one
+   * transaction run one at a time.
    */
   transaction<T>(fn: (tx: StoreDriverTransaction) => Promise<T>): Promise<T>;
   /**
@@ -338,6 +362,7 @@ export type StateStore = Public<StateDriver, typeof stateArgs>;
 export type LedgerStore = Public<LedgerDriver, typeof ledgerArgs>;
 export type ReviewStore = Public<ReviewDriver, typeof reviewArgs>;
 export type AuditStore = Public<AuditDriver, typeof auditArgs>;
+export type ScopeStore = Public<ScopeDriver, typeof scopeArgs>;
 
 export interface StoreTransaction {
   readonly threads: ThreadStore;
@@ -348,6 +373,7 @@ export interface StoreTransaction {
   readonly ledger: LedgerStore;
   readonly review: ReviewStore;
   readonly audit: AuditStore;
+  readonly scopes: ScopeStore;
 }
 
 /** The validated store the engine and users call. Build one with `defineStore(driver)`. */

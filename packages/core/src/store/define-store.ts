@@ -15,6 +15,7 @@ import {
   graphArgs,
   ledgerArgs,
   reviewArgs,
+  scopeArgs,
   stateArgs,
   storeArgs,
   threadArgs,
@@ -29,6 +30,7 @@ const subStoreSchemas = {
   ledger: ledgerArgs,
   review: reviewArgs,
   audit: auditArgs,
+  scopes: scopeArgs,
 } as const;
 
 type SubStoreName = keyof typeof subStoreSchemas;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StrataError } from '../errors/strata-error.ts';
-import type { TurnMessage } from '../ports/ports.ts';
+import { PORT_SPECIFICATION_VERSION, type Tokenizer, type TurnMessage } from '../ports/ports.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { extractiveSummarizer, splitSentences } from './extractive-summarizer.ts';
 import { checkFidelity, findProtectedLiterals } from './protected-literals.ts';
@@ -48,15 +48,31 @@ describe('extractiveSummarizer', () => {
     expect(summary).not.toContain('weather');
   });
 
-  it('keeps literals even when they cannot fit, using snippets', async () => {
-    const long = turn(
-      7,
-      'user',
-      `${'We talked at length about many unrelated things, '.repeat(12)}and the final price was $9,999 for all of it.`,
-    );
+  it('keeps whole sentences that carry literals even when they cannot fit, never cutting one', async () => {
+    const filler = `${'We talked at length about many unrelated things, '.repeat(6)}and none of it mattered.`;
+    const priced = `${'After a long back and forth about delivery windows, '.repeat(3)}the final price was $9,999 for all of it.`;
+    const long = turn(7, 'user', `${filler} ${priced}`, 'Anna');
     const { summary } = await summarizer.summarize({ messages: [long], maxTokens: 12, mustKeep: ['$9,999'] });
-    expect(summary).toContain('$9,999');
-    expect(tokenizer.count(summary)).toBeLessThan(tokenizer.count(long.content));
+    // The literal's sentence is kept whole (over maxTokens), with its speaker; the filler is dropped.
+    expect(summary).toBe(`Anna: ${priced}`);
+    expect(summary).not.toContain('…');
+    expect(tokenizer.count(summary)).toBeGreaterThan(12);
+  });
+
+  it('counts maxTokens with the tokenizer it is given', async () => {
+    const characters: Tokenizer = {
+      specificationVersion: PORT_SPECIFICATION_VERSION,
+      id: 'characters',
+      count: (text) => text.length,
+      truncate: (text, max) => text.slice(0, Math.max(0, max)),
+    };
+    const args = { messages: conversation, maxTokens: 160, mustKeep: ['$4,200'] };
+    const byCharacters = await extractiveSummarizer({ tokenizer: characters }).summarize(args);
+    const byTokens = await summarizer.summarize(args);
+    expect(byCharacters.summary.length).toBeLessThanOrEqual(160);
+    expect(byCharacters.summary).toContain('$4,200');
+    // 160 o200k tokens hold far more than 160 characters.
+    expect(byTokens.summary.length).toBeGreaterThan(160);
   });
 
   it('lists a literal found in no sentence rather than dropping it', async () => {

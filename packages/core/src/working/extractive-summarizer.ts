@@ -48,10 +48,13 @@ interface Sentence {
  * previous summary and the evicted messages: first the ones that carry a `mustKeep` literal (so
  * every literal survives word for word), then the most salient others (words frequent in the
  * window but not everywhere, user statements over chatter), until `maxTokens`. Kept sentences stay
- * in their original order, one line per message, prefixed with the speaker.
+ * in their original order, one line per message, prefixed with the speaker (the message's name,
+ * else its role).
  *
- * When the literals alone do not fit, it keeps short snippets around them, and as a last resort
- * lists them; literals are never dropped, so the result may then exceed `maxTokens`.
+ * A sentence is never cut: when the sentences that carry literals do not fit `maxTokens` together,
+ * they are all kept whole and the summary exceeds `maxTokens` (literals are never dropped; recall
+ * trims what it shows to its budget, whole sentences at a time). A literal found in no sentence is
+ * listed on a `Kept verbatim:` line.
  */
 export function extractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const tokenizer = options.tokenizer ?? defaultTokenizer();
@@ -104,7 +107,7 @@ function summarize(
     used += lineCost(s);
   }
 
-  let summary = render([...chosen], tokenizer, args.maxTokens, mustKeep);
+  let summary = render([...chosen]);
   // Literals that were never in any sentence (e.g. given by the caller from elsewhere) are listed.
   const missing = mustKeep.filter((l) => !containsLiteral(summary, l));
   if (missing.length > 0) summary = `${summary}${summary ? '\n' : ''}Kept verbatim: ${missing.join('; ')}`;
@@ -169,7 +172,7 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-function render(chosen: Sentence[], tokenizer: Tokenizer, maxTokens: number, mustKeep: string[]): string {
+function render(chosen: Sentence[]): string {
   chosen.sort((a, b) => a.position - b.position);
   const lines: string[] = [];
   let group = -1;
@@ -178,49 +181,5 @@ function render(chosen: Sentence[], tokenizer: Tokenizer, maxTokens: number, mus
     else lines.push(s.label ? `${s.label}: ${s.text}` : s.text);
     group = s.group;
   }
-  const text = lines.join('\n');
-  if (tokenizer.count(text) <= maxTokens) return text;
-  // Over budget even with only literal-bearing sentences: keep snippets around each literal.
-  return lines.map((line) => snippet(line, mustKeep)).join('\n');
-}
-
-/** The words around each literal in `line`, joined with an ellipsis. */
-function snippet(line: string, mustKeep: string[]): string {
-  const present = mustKeep.filter((l) => containsLiteral(line, l));
-  if (present.length === 0) return line;
-  const colon = line.indexOf(': ');
-  const label = colon > 0 && colon < 40 ? line.slice(0, colon + 2) : '';
-  const body = label ? line.slice(label.length) : line;
-  const windows: Array<[number, number]> = [];
-  for (const literal of present) {
-    const at = body.indexOf(literal);
-    if (at < 0) continue;
-    const start = wordBoundaryBefore(body, at, 4);
-    const end = wordBoundaryAfter(body, at + literal.length, 4);
-    const last = windows[windows.length - 1];
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else windows.push([start, end]);
-  }
-  windows.sort((a, b) => a[0] - b[0]);
-  return label + windows.map(([s, e]) => body.slice(s, e).trim()).join(' … ');
-}
-
-function wordBoundaryBefore(text: string, index: number, words: number): number {
-  let i = index;
-  let seen = 0;
-  while (i > 0 && seen <= words) {
-    i--;
-    if (text[i] === ' ') seen++;
-  }
-  return i === 0 ? 0 : i + 1;
-}
-
-function wordBoundaryAfter(text: string, index: number, words: number): number {
-  let i = index;
-  let seen = 0;
-  while (i < text.length && seen <= words) {
-    if (text[i] === ' ') seen++;
-    i++;
-  }
-  return i >= text.length ? text.length : i - 1;
+  return lines.join('\n');
 }

@@ -47,9 +47,13 @@ function factText(fact: FactRecord): string {
   return `${fact.entityId} ${fact.key} ${value}`;
 }
 
-function coveredBy(literal: string, facts: FactRecord[]): boolean {
-  const lower = literal.toLowerCase();
-  return facts.some((fact) => containsLiteral(factText(fact).toLowerCase(), lower));
+/**
+ * Whether a literal is stored in one of `facts` (its entity, key or value holds it as a whole
+ * token, case folded): such a literal need not be kept word for word in a summary.
+ */
+export function literalsHeldBy(facts: readonly FactRecord[]): (literal: string) => boolean {
+  const text = facts.map((fact) => factText(fact).toLowerCase()).join(' ¶ ');
+  return (literal) => text.length > 0 && containsLiteral(text, literal.toLowerCase());
 }
 
 export async function foldIntoSummary(args: {
@@ -66,7 +70,8 @@ export async function foldIntoSummary(args: {
   const evidenceIds = new Set(turns.map((t) => t.id));
   const facts = args.facts.filter((f) => f.provenance.messageId && evidenceIds.has(f.provenance.messageId));
   const turnLiterals = unique(turns.flatMap((t) => findProtectedLiterals(t.content).map((l) => l.text)));
-  const coveredByFacts = turnLiterals.filter((l) => coveredBy(l, facts));
+  const held = literalsHeldBy(facts);
+  const coveredByFacts = turnLiterals.filter((l) => held(l));
   const previousLiterals = args.previousSummary
     ? findProtectedLiterals(args.previousSummary).map((l) => l.text)
     : [];

@@ -6,10 +6,17 @@ import type { Store } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import type { FactRecord, MessageRecord } from '../store/records.ts';
 import { foldIntoSummary } from './rolling-summary.ts';
+import { toolCallsText } from './tool-call-text.ts';
 import { type PinReason, selectWorkingWindow } from './working-window.ts';
 
-/** Unsummarised messages read per recall (the newest); older ones are folded in chunks. */
+/** Most unsummarised messages read per recall (the newest); older ones are folded in chunks. */
 const WINDOW_READ = 1_000;
+/**
+ * Fewest tokens a message's line costs (list marker, line break, a role label and its colon), so
+ * a window of `maxTokens` never holds more than `maxTokens / MIN_LINE_TOKENS` messages: reading
+ * more of the newest ones is wasted work.
+ */
+const MIN_LINE_TOKENS = 4;
 /** Messages per summarizer call. */
 const FOLD_CHUNK = 100;
 /** Messages folded per recall at most; the rest are folded by later recalls. */
@@ -31,10 +38,19 @@ export interface WorkingMemory {
   explain: ExplainEntry[];
 }
 
-/** `Alice (user): text`, or `assistant: text`. */
+/**
+ * `Alice (user): text`, or `assistant: text`. Tool calls follow the text as
+ * `[calls name({"arg":1})]`; an assistant message that only calls tools renders as
+ * `assistant: calls name({"arg":1})`. A message with neither text nor tool calls renders as ''
+ * (it is left out of the window: an empty line tells the model nothing).
+ */
 export function renderMessage(message: MessageRecord): string {
   const label = message.name ? `${message.name} (${message.role})` : message.role;
-  return escapeMemoryText(`${label}: ${message.content}`);
+  const text = message.content.trim();
+  const calls = message.toolCalls && message.toolCalls.length > 0 ? toolCallsText(message.toolCalls) : '';
+  if (!text && !calls) return '';
+  const body = text && calls ? `${text} [${calls}]` : text || calls;
+  return escapeMemoryText(`${label}: ${body}`);
 }
 
 /**
@@ -52,6 +68,8 @@ export async function loadWorkingMemory(args: {
   maxTokens: number;
   /** Include the summary (the `summary` layer). */
   withSummary: boolean;
+  /** Counts a rendered line (default `tokenizer.count`); recall passes a cached counter. */
+  countLine?: (text: string) => number;
 }): Promise<WorkingMemory> {
   const empty: WorkingMemory = {
     messages: [],
@@ -65,16 +83,19 @@ export async function loadWorkingMemory(args: {
   const thread = await args.store.threads.get({ scope: args.scope });
   if (!thread) return empty;
   const { store, scope, tokenizer } = args;
+  const countLine = args.countLine ?? ((text: string) => tokenizer.count(text));
   let through = thread.summarizedThroughSeq ?? 0;
   let summary = thread.summary;
   const explain: ExplainEntry[] = [];
 
-  const newest = await store.threads.listMessages({
-    scope,
-    afterSeq: through,
-    order: 'desc',
-    limit: WINDOW_READ,
-  });
+  const read = (limit: number) =>
+    store.threads.listMessages({ scope, afterSeq: through, order: 'desc', limit });
+  const limit = Math.min(WINDOW_READ, Math.ceil(args.maxTokens / MIN_LINE_TOKENS) + 2);
+  let newest = await read(limit);
+  // The latest user turn is pinned: read further back when the newest messages hold none.
+  if (newest.length === limit && limit < WINDOW_READ && !newest.some((m) => m.role === 'user')) {
+    newest = await read(WINDOW_READ);
+  }
   const recent = newest.reverse();
   // The system prompt (leading system messages) stays pinned even once summarised or not read.
   const systemPrompt =
@@ -91,13 +112,13 @@ export async function loadWorkingMemory(args: {
       line = renderMessage(m);
       lines.set(m.id, line);
     }
-    return tokenizer.count(line) + LINE_OVERHEAD;
+    return line === '' ? 0 : countLine(line) + LINE_OVERHEAD;
   };
   const summaryBudget = Math.max(32, Math.floor(args.maxTokens / 2));
   const summaryTokens = (s: string | undefined) =>
     args.withSummary && s ? Math.min(summaryBudget, tokenizer.count(s)) + LINE_OVERHEAD : 0;
 
-  // Messages older than the newest WINDOW_READ are out of the window whatever the budget.
+  // Messages older than the newest read are out of the window whatever the budget.
   const toFold: MessageRecord[] = [];
   const oldestRead = recent[0]?.seq;
   if (oldestRead !== undefined && oldestRead > through + 1) {
@@ -199,7 +220,10 @@ export async function loadWorkingMemory(args: {
     }
   }
 
-  const kept = window.kept.filter((m) => m.seq > through || window.pinned.has(m.id));
+  // A message with nothing to show (no text, no tool call) stays out of the window.
+  const kept = window.kept.filter(
+    (m) => (m.seq > through || window.pinned.has(m.id)) && lines.get(m.id) !== '',
+  );
   const tokens = new Map<string, number>();
   for (const m of kept) {
     const t = window.tokens.get(m.id) ?? lineTokens(m);

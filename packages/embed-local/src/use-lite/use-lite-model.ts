@@ -1,4 +1,5 @@
 import { StrataError } from '@strata-memory/core';
+import { registerBatchedMatMul, rerouteBatchedMatMuls } from './batched-matmul.ts';
 import type { UseLiteWeights } from './weights-package.ts';
 
 /**
@@ -38,7 +39,7 @@ export async function loadUseLiteModel(args: {
   backend: UseLiteBackend;
 }): Promise<UseLiteModel> {
   const tf = await import('@tensorflow/tfjs-core');
-  const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
+  const graph = await import('@tensorflow/tfjs-converter');
   await import('@tensorflow/tfjs-backend-cpu');
   if (args.backend === 'wasm') await import('@tensorflow/tfjs-backend-wasm');
   tf.enableProdMode();
@@ -49,8 +50,14 @@ export async function loadUseLiteModel(args: {
     throw backendFailure(args.backend, error);
   }
   if (!selected) throw backendFailure(args.backend);
-  const { modelTopology, weightSpecs, weightData } = args.weights;
-  const model = await loadGraphModel(tf.io.fromMemory({ modelTopology, weightSpecs, weightData }));
+  const { weightSpecs, weightData } = args.weights;
+  // On WebAssembly, attention's batched products would run in scalar loops: route them to XNNPACK.
+  let modelTopology = args.weights.modelTopology;
+  if (args.backend === 'wasm') {
+    registerBatchedMatMul(tf, graph);
+    modelTopology = rerouteBatchedMatMuls(modelTopology);
+  }
+  const model = await graph.loadGraphModel(tf.io.fromMemory({ modelTopology, weightSpecs, weightData }));
 
   async function forwardPass(batch: number[][]): Promise<Float32Array[]> {
     if (tf.getBackend() !== args.backend && !(await tf.setBackend(args.backend))) {

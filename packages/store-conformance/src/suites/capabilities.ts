@@ -35,7 +35,7 @@ export function capabilitiesSuite(options: StoreConformanceOptions): void {
     it('either supports each declared operation or fails it with unsupported, never silently', async () => {
       const t = newTenant();
       await store().episodes.put({
-        episodes: [episode('cap', t.alice, 'capability probe', { embedding: [1, 0] })],
+        episodes: [episode(t.id('cap'), t.alice, 'capability probe', { embedding: [1, 0] })],
       });
       for (const capability of Object.keys(NEEDS) as ToggleableCapability[]) {
         if (store().capabilities[capability]) await expect(NEEDS[capability](store())).resolves.toBeDefined();
@@ -60,7 +60,9 @@ export function capabilitiesSuite(options: StoreConformanceOptions): void {
             expect(error.message).toContain(reduced.name);
             // The rest of the store keeps working.
             const t = newTenant();
-            await reduced.episodes.put({ episodes: [episode('still-works', t.alice, 'other calls work')] });
+            await reduced.episodes.put({
+              episodes: [episode(t.id('still-works'), t.alice, 'other calls work')],
+            });
             expect(await reduced.episodes.count({ scope: t.alice })).toBe(1);
           });
         }

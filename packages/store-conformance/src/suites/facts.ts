@@ -28,11 +28,11 @@ export function factsSuite(options: StoreConformanceOptions): void {
           t.alice,
           'Lead Time',
           { days: 45 },
-          { id: 'f1', confidence: 0.9, metadata: { from: 'email' } },
+          { id: t.id('f1'), confidence: 0.9, metadata: { from: 'email' } },
         ),
       });
       expect(inserted).toEqual({
-        id: 'f1',
+        id: t.id('f1'),
         scope: t.alice,
         entityType: 'supplier',
         entityId: 'supplier x',
@@ -48,7 +48,7 @@ export function factsSuite(options: StoreConformanceOptions): void {
         createdAt: T0,
         metadata: { from: 'email' },
       });
-      expect(await store().facts.get({ scope: t.aliceThread, ids: ['f1'] })).toEqual([inserted]);
+      expect(await store().facts.get({ scope: t.aliceThread, ids: t.ids('f1') })).toEqual([inserted]);
     });
 
     it('refuses a second current fact for the same key and scope, but allows it at another scope', async () => {
@@ -68,13 +68,13 @@ export function factsSuite(options: StoreConformanceOptions): void {
 
     it('supersedes along a chain, keeping every version linked in history', async () => {
       const t = newTenant();
-      const v1 = await store().facts.insert({ fact: fact(t.alice, 'lead time', 45, { id: 'v1' }) });
+      const v1 = await store().facts.insert({ fact: fact(t.alice, 'lead time', 45, { id: t.id('v1') }) });
       const step2 = await store().facts.supersede({
         scope: t.alice,
         id: v1.id,
         expectedVersion: 1,
         next: {
-          id: 'v2',
+          id: t.id('v2'),
           value: 30,
           confidence: 0.95,
           provenance: { ...provenance, source: 'human' as const },
@@ -82,13 +82,13 @@ export function factsSuite(options: StoreConformanceOptions): void {
         at: T0 + DAY,
       });
       expect(step2.previous).toMatchObject({
-        id: 'v1',
+        id: t.id('v1'),
         status: 'superseded',
         validTo: T0 + DAY,
-        supersededBy: 'v2',
+        supersededBy: t.id('v2'),
       });
       expect(step2.current).toMatchObject({
-        id: 'v2',
+        id: t.id('v2'),
         scope: t.alice,
         entityType: 'supplier',
         entityId: 'supplier x',
@@ -97,14 +97,14 @@ export function factsSuite(options: StoreConformanceOptions): void {
         confidence: 0.95,
         status: 'active',
         version: 2,
-        supersedes: 'v1',
+        supersedes: t.id('v1'),
         validFrom: T0 + DAY,
       });
       expect(step2.current.validTo).toBeUndefined();
       await store().facts.supersede({
         scope: t.aliceThread,
-        id: 'v2',
-        next: { id: 'v3', value: 35, provenance },
+        id: t.id('v2'),
+        next: { id: t.id('v3'), value: 35, provenance },
         at: T0 + 2 * DAY,
       });
       const history = await store().facts.history({
@@ -114,36 +114,36 @@ export function factsSuite(options: StoreConformanceOptions): void {
         key: 'lead time',
       });
       expect(history.map((f) => [f.id, f.version, f.status, f.supersedes, f.supersededBy])).toEqual([
-        ['v1', 1, 'superseded', undefined, 'v2'],
-        ['v2', 2, 'superseded', 'v1', 'v3'],
-        ['v3', 3, 'active', 'v2', undefined],
+        [t.id('v1'), 1, 'superseded', undefined, t.id('v2')],
+        [t.id('v2'), 2, 'superseded', t.id('v1'), t.id('v3')],
+        [t.id('v3'), 3, 'active', t.id('v2'), undefined],
       ]);
       const current = await store().facts.find({ scope: t.alice, key: 'lead time' });
-      expect(current.items.map((f) => f.id)).toEqual(['v3']);
+      expect(current.items.map((f) => f.id)).toEqual(t.ids('v3'));
     });
 
     it('refuses to supersede a version that is no longer current or has another version number', async () => {
       const t = newTenant();
-      const v1 = await store().facts.insert({ fact: fact(t.alice, 'terms', 'net 30', { id: 'v1' }) });
+      const v1 = await store().facts.insert({ fact: fact(t.alice, 'terms', 'net 30', { id: t.id('v1') }) });
       await store().facts.supersede({
         scope: t.alice,
         id: v1.id,
-        next: { id: 'v2', value: 'net 45', provenance },
+        next: { id: t.id('v2'), value: 'net 45', provenance },
       });
       await expectCode(
         store().facts.supersede({
           scope: t.alice,
-          id: 'v1',
-          next: { id: 'v3', value: 'net 60', provenance },
+          id: t.id('v1'),
+          next: { id: t.id('v3'), value: 'net 60', provenance },
         }),
         'conflict',
       );
       await expectCode(
         store().facts.supersede({
           scope: t.alice,
-          id: 'v2',
+          id: t.id('v2'),
           expectedVersion: 1,
-          next: { id: 'v3', value: 'net 60', provenance },
+          next: { id: t.id('v3'), value: 'net 60', provenance },
         }),
         'conflict',
       );
@@ -154,22 +154,22 @@ export function factsSuite(options: StoreConformanceOptions): void {
         key: 'terms',
       });
       expect(history.map((f) => [f.id, f.status, f.value])).toEqual([
-        ['v1', 'superseded', 'net 30'],
-        ['v2', 'active', 'net 45'],
+        [t.id('v1'), 'superseded', 'net 30'],
+        [t.id('v2'), 'active', 'net 45'],
       ]);
-      expect(await store().facts.get({ scope: t.alice, ids: ['v3'] })).toEqual([]);
+      expect(await store().facts.get({ scope: t.alice, ids: t.ids('v3') })).toEqual([]);
     });
 
     it('lets exactly one of two concurrent writers supersede the same version', async () => {
       const t = newTenant();
-      const v1 = await store().facts.insert({ fact: fact(t.alice, 'price', 100, { id: 'v1' }) });
+      const v1 = await store().facts.insert({ fact: fact(t.alice, 'price', 100, { id: t.id('v1') }) });
       const attempts = await Promise.allSettled(
         ['a', 'b'].map((writer) =>
           store().facts.supersede({
             scope: t.alice,
             id: v1.id,
             expectedVersion: 1,
-            next: { id: `v2-${writer}`, value: writer === 'a' ? 110 : 120, provenance },
+            next: { id: t.id(`v2-${writer}`), value: writer === 'a' ? 110 : 120, provenance },
           }),
         ),
       );
@@ -186,7 +186,7 @@ export function factsSuite(options: StoreConformanceOptions): void {
         key: 'price',
       });
       expect(history.map((f) => [f.id, f.version, f.status])).toEqual([
-        ['v1', 1, 'superseded'],
+        [t.id('v1'), 1, 'superseded'],
         [winner, 2, 'active'],
       ]);
       expect(history[0]!.supersededBy).toBe(winner);
@@ -194,9 +194,13 @@ export function factsSuite(options: StoreConformanceOptions): void {
 
     it('reports a fact outside the caller’s scope as not_found and changes nothing', async () => {
       const t = newTenant();
-      const v1 = await store().facts.insert({ fact: fact(t.alice, 'city', 'Lyon', { id: 'v1' }) });
+      const v1 = await store().facts.insert({ fact: fact(t.alice, 'city', 'Lyon', { id: t.id('v1') }) });
       await expectCode(
-        store().facts.supersede({ scope: t.bob, id: v1.id, next: { id: 'v2', value: 'Paris', provenance } }),
+        store().facts.supersede({
+          scope: t.bob,
+          id: v1.id,
+          next: { id: t.id('v2'), value: 'Paris', provenance },
+        }),
         'not_found',
       );
       await expectCode(
@@ -206,40 +210,40 @@ export function factsSuite(options: StoreConformanceOptions): void {
       await expectCode(
         store().facts.supersede({
           scope: t.alice,
-          id: 'missing',
-          next: { id: 'v9', value: 'x', provenance },
+          id: t.id('missing'),
+          next: { id: t.id('v9'), value: 'x', provenance },
         }),
         'not_found',
       );
       expect(await store().facts.delete({ scope: t.bob, ids: [v1.id] })).toEqual({ deleted: 0 });
-      expect(await store().facts.get({ scope: t.alice, ids: ['v1', 'v2'] })).toEqual([v1]);
+      expect(await store().facts.get({ scope: t.alice, ids: t.ids('v1', 'v2') })).toEqual([v1]);
     });
 
     it('lists history with ancestors first, then by version, without siblings', async () => {
       const t = newTenant();
-      await store().facts.insert({ fact: fact(t.org, 'rating', 'A', { id: 'org-1' }) });
-      const a1 = await store().facts.insert({ fact: fact(t.alice, 'rating', 'B', { id: 'alice-1' }) });
+      await store().facts.insert({ fact: fact(t.org, 'rating', 'A', { id: t.id('org-1') }) });
+      const a1 = await store().facts.insert({ fact: fact(t.alice, 'rating', 'B', { id: t.id('alice-1') }) });
       await store().facts.supersede({
         scope: t.alice,
         id: a1.id,
-        next: { id: 'alice-2', value: 'C', provenance },
+        next: { id: t.id('alice-2'), value: 'C', provenance },
       });
-      await store().facts.insert({ fact: fact(t.aliceThread, 'rating', 'D', { id: 'thread-1' }) });
-      await store().facts.insert({ fact: fact(t.bob, 'rating', 'E', { id: 'bob-1' }) });
+      await store().facts.insert({ fact: fact(t.aliceThread, 'rating', 'D', { id: t.id('thread-1') }) });
+      await store().facts.insert({ fact: fact(t.bob, 'rating', 'E', { id: t.id('bob-1') }) });
       const history = await store().facts.history({
         scope: t.aliceThread,
         entityType: 'supplier',
         entityId: 'supplier x',
         key: 'rating',
       });
-      expect(history.map((f) => f.id)).toEqual(['org-1', 'alice-1', 'alice-2', 'thread-1']);
+      expect(history.map((f) => f.id)).toEqual(t.ids('org-1', 'alice-1', 'alice-2', 'thread-1'));
       const fromAlice = await store().facts.history({
         scope: t.alice,
         entityType: 'supplier',
         entityId: 'supplier x',
         key: 'rating',
       });
-      expect(fromAlice.map((f) => f.id)).toEqual(['org-1', 'alice-1', 'alice-2']);
+      expect(fromAlice.map((f) => f.id)).toEqual(t.ids('org-1', 'alice-1', 'alice-2'));
     });
 
     it('finds facts by entity, key, status and access level, newest first, page by page', async () => {
@@ -247,42 +251,46 @@ export function factsSuite(options: StoreConformanceOptions): void {
       for (let i = 0; i < 5; i++) {
         await store().facts.insert({
           fact: fact(t.alice, `attr ${i}`, i, {
-            id: `f${i}`,
+            id: t.id(`f${i}`),
             createdAt: T0 + i,
             accessLevel: i === 4 ? 2 : 0,
           }),
         });
       }
       await store().facts.insert({
-        fact: fact(t.alice, 'attr 0', 'other entity', { id: 'g0', entityType: 'user', entityId: 'alice' }),
+        fact: fact(t.alice, 'attr 0', 'other entity', {
+          id: t.id('g0'),
+          entityType: 'user',
+          entityId: 'alice',
+        }),
       });
       const all = await allPages((cursor) =>
         store().facts.find({ scope: t.alice, entityType: 'supplier', limit: 2, cursor }),
       );
-      expect(all.items.map((f) => f.id)).toEqual(['f4', 'f3', 'f2', 'f1', 'f0']);
+      expect(all.items.map((f) => f.id)).toEqual(t.ids('f4', 'f3', 'f2', 'f1', 'f0'));
       expect(all.pages).toBe(3);
       const restricted = await store().facts.find({ scope: t.alice, entityType: 'supplier', accessLevel: 1 });
-      expect(restricted.items.map((f) => f.id)).toEqual(['f3', 'f2', 'f1', 'f0']);
+      expect(restricted.items.map((f) => f.id)).toEqual(t.ids('f3', 'f2', 'f1', 'f0'));
       const byKey = await store().facts.find({ scope: t.alice, key: 'ATTR 0' });
-      expect(sorted(byKey.items.map((f) => f.id))).toEqual(['f0', 'g0']);
+      expect(sorted(byKey.items.map((f) => f.id))).toEqual(t.ids('f0', 'g0'));
       const byEntity = await store().facts.find({ scope: t.alice, entityType: 'user', entityId: 'alice' });
-      expect(byEntity.items.map((f) => f.id)).toEqual(['g0']);
+      expect(byEntity.items.map((f) => f.id)).toEqual(t.ids('g0'));
       await store().facts.supersede({
         scope: t.alice,
-        id: 'f0',
-        next: { id: 'f0b', value: 'new', provenance },
+        id: t.id('f0'),
+        next: { id: t.id('f0b'), value: 'new', provenance },
       });
       const superseded = await store().facts.find({ scope: t.alice, status: ['superseded'] });
-      expect(superseded.items.map((f) => f.id)).toEqual(['f0']);
+      expect(superseded.items.map((f) => f.id)).toEqual(t.ids('f0'));
       expect((await store().facts.find({ scope: t.bob })).items).toEqual([]);
     });
 
     it('updates a current fact (metadata merged) but not a superseded one', async () => {
       const t = newTenant();
-      await store().facts.insert({ fact: fact(t.alice, 'size', 10, { id: 'v1', metadata: { a: 1 } }) });
+      await store().facts.insert({ fact: fact(t.alice, 'size', 10, { id: t.id('v1'), metadata: { a: 1 } }) });
       const stale = await store().facts.update({
         scope: t.alice,
-        id: 'v1',
+        id: t.id('v1'),
         patch: { status: 'stale', confidence: 0.4, lastConfirmedAt: T0 + DAY, metadata: { b: 2 } },
       });
       expect(stale).toMatchObject({
@@ -293,21 +301,27 @@ export function factsSuite(options: StoreConformanceOptions): void {
       });
       // A stale fact is still current: inserting the key again conflicts, superseding it works.
       await expectCode(store().facts.insert({ fact: fact(t.alice, 'size', 11) }), 'conflict');
-      await store().facts.supersede({ scope: t.alice, id: 'v1', next: { id: 'v2', value: 12, provenance } });
+      await store().facts.supersede({
+        scope: t.alice,
+        id: t.id('v1'),
+        next: { id: t.id('v2'), value: 12, provenance },
+      });
       await expectCode(
-        store().facts.update({ scope: t.alice, id: 'v1', patch: { status: 'active' } }),
+        store().facts.update({ scope: t.alice, id: t.id('v1'), patch: { status: 'active' } }),
         'conflict',
       );
-      const [v1] = await store().facts.get({ scope: t.alice, ids: ['v1'] });
+      const [v1] = await store().facts.get({ scope: t.alice, ids: t.ids('v1') });
       expect(v1!.status).toBe('superseded');
     });
 
     it('deletes visible facts; deleting the current version frees its key', async () => {
       const t = newTenant();
-      await store().facts.insert({ fact: fact(t.alice, 'color', 'red', { id: 'c1' }) });
-      expect(await store().facts.delete({ scope: t.alice, ids: ['c1', 'missing'] })).toEqual({ deleted: 1 });
-      expect(await store().facts.get({ scope: t.alice, ids: ['c1'] })).toEqual([]);
-      const again = await store().facts.insert({ fact: fact(t.alice, 'color', 'blue', { id: 'c2' }) });
+      await store().facts.insert({ fact: fact(t.alice, 'color', 'red', { id: t.id('c1') }) });
+      expect(await store().facts.delete({ scope: t.alice, ids: t.ids('c1', 'missing') })).toEqual({
+        deleted: 1,
+      });
+      expect(await store().facts.get({ scope: t.alice, ids: t.ids('c1') })).toEqual([]);
+      const again = await store().facts.insert({ fact: fact(t.alice, 'color', 'blue', { id: t.id('c2') }) });
       expect(again.status).toBe('active');
     });
   });

@@ -1,13 +1,13 @@
 import type { Scope, Store } from '@strata-memory/core';
 import { describe, expect, it } from 'vitest';
-import { newTenant, provenance, T0, useStore, visibleCounts } from '../fixtures.ts';
+import { newTenant, provenance, T0, type Tenant, useStore, visibleCounts } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';
 import { episode } from './episodes.ts';
 import { fact } from './facts.ts';
 import { reviewItem } from './review.ts';
 
 /** Writes one item of every kind at `scope` (plus a thread and two messages below it). */
-async function fill(store: Store, scope: Scope, tag: string): Promise<void> {
+async function fill(store: Store, t: Pick<Tenant, 'id'>, scope: Scope, tag: string): Promise<void> {
   const threadScope = { ...scope, threadId: `thread-${tag}` };
   await store.threads.appendMessages({
     scope: threadScope,
@@ -17,22 +17,22 @@ async function fill(store: Store, scope: Scope, tag: string): Promise<void> {
     ],
   });
   await store.episodes.put({
-    episodes: [episode(`${tag}-ep`, scope, `episode of ${tag}`, { embedding: [1, 0] })],
+    episodes: [episode(t.id(`${tag}-ep`), scope, `episode of ${tag}`, { embedding: [1, 0] })],
   });
-  await store.facts.insert({ fact: fact(scope, `key ${tag}`, tag, { id: `${tag}-fact` }) });
+  await store.facts.insert({ fact: fact(scope, `key ${tag}`, tag, { id: t.id(`${tag}-fact`) }) });
   const a = await store.graph.upsertNode({
-    node: { id: `${tag}-n1`, scope, type: 'entity', name: `${tag} one`, provenance },
+    node: { id: t.id(`${tag}-n1`), scope, type: 'entity', name: `${tag} one`, provenance },
   });
   const b = await store.graph.upsertNode({
-    node: { id: `${tag}-n2`, scope, type: 'entity', name: `${tag} two`, provenance },
+    node: { id: t.id(`${tag}-n2`), scope, type: 'entity', name: `${tag} two`, provenance },
   });
   await store.graph.addEdge({
-    edge: { id: `${tag}-e`, scope, from: a.id, to: b.id, relation: 'affects', provenance },
+    edge: { id: t.id(`${tag}-e`), scope, from: a.id, to: b.id, relation: 'affects', provenance },
   });
   await store.state.set({ scope, key: `${tag}-state`, value: tag });
   await store.ledger.claim({ scope, key: `${tag}-ledger`, owner: 'w' });
-  await store.review.add({ item: reviewItem(scope, `${tag}-review`) });
-  await store.audit.append({ entries: [{ id: `${tag}-audit`, scope, action: 'test.fill' }] });
+  await store.review.add({ item: reviewItem(scope, t.id(`${tag}-review`)) });
+  await store.audit.append({ entries: [{ id: t.id(`${tag}-audit`), scope, action: 'test.fill' }] });
 }
 
 const ONE_OF_EACH = { episodes: 1, facts: 1, nodes: 2, edges: 1, review: 1, audit: 1, state: 1, ledger: 1 };
@@ -43,10 +43,10 @@ export function forgetSuite(options: StoreConformanceOptions): void {
 
     it('erases a user’s subtree from every layer and counts what it erased', async () => {
       const t = newTenant();
-      await fill(store(), t.org, 'org');
-      await fill(store(), t.alice, 'alice');
-      await fill(store(), t.aliceThread, 'alice-thread');
-      await fill(store(), t.bob, 'bob');
+      await fill(store(), t, t.org, 'org');
+      await fill(store(), t, t.alice, 'alice');
+      await fill(store(), t, t.aliceThread, 'alice-thread');
+      await fill(store(), t, t.bob, 'bob');
       const counts = await store().forget({ scope: t.alice });
       expect(counts).toEqual({
         threads: 2,
@@ -68,7 +68,7 @@ export function forgetSuite(options: StoreConformanceOptions): void {
         ledger: 0,
       });
       expect(
-        await store().episodes.get({ scope: t.aliceThread, ids: ['alice-ep', 'alice-thread-ep'] }),
+        await store().episodes.get({ scope: t.aliceThread, ids: t.ids('alice-ep', 'alice-thread-ep') }),
       ).toEqual([]);
       expect(await store().threads.listMessages({ scope: { ...t.alice, threadId: 'thread-alice' } })).toEqual(
         [],
@@ -96,9 +96,9 @@ export function forgetSuite(options: StoreConformanceOptions): void {
 
     it('erases a whole tenant without touching another tenant', async () => {
       const t = newTenant();
-      await fill(store(), t.alice, 'alice');
-      await fill(store(), t.otherOrgAlice, 'other');
-      await fill(store(), t.bareAlice, 'bare');
+      await fill(store(), t, t.alice, 'alice');
+      await fill(store(), t, t.otherOrgAlice, 'other');
+      await fill(store(), t, t.bareAlice, 'bare');
       const counts = await store().forget({ scope: t.org });
       expect(counts.episodes).toBe(1);
       expect(counts.messages).toBe(2);
@@ -118,7 +118,7 @@ export function forgetSuite(options: StoreConformanceOptions): void {
 
     it('returns zero counts for a scope holding nothing', async () => {
       const t = newTenant();
-      await fill(store(), t.bob, 'bob');
+      await fill(store(), t, t.bob, 'bob');
       expect(await store().forget({ scope: t.alice })).toEqual({
         threads: 0,
         messages: 0,

@@ -30,7 +30,7 @@ export function invalidInputSuite(options: StoreConformanceOptions): void {
       const calls: Record<string, Call> = {};
       bad.forEach((scope, i) => {
         calls[`episodes.put #${i}`] = (s) =>
-          s.episodes.put({ episodes: [episode(`bad-${i}`, scope as never, 'x')] });
+          s.episodes.put({ episodes: [episode(t.id(`bad-${i}`), scope as never, 'x')] });
         calls[`state.set #${i}`] = (s) => s.state.set({ scope: scope as never, key: 'k', value: 1 });
         calls[`episodes.list #${i}`] = (s) => s.episodes.list({ scope: scope as never });
         calls[`forget #${i}`] = (s) => s.forget({ scope: scope as never });
@@ -45,19 +45,19 @@ export function invalidInputSuite(options: StoreConformanceOptions): void {
     it('rejects wrong types, unknown fields and out-of-range values with invalid_input, storing nothing', async () => {
       const t = newTenant();
       const calls: Record<string, Call> = {
-        'text is a number': (s) => s.episodes.put({ episodes: [episode('e', t.alice, 42 as never)] }),
-        'empty text': (s) => s.episodes.put({ episodes: [episode('e', t.alice, '')] }),
+        'text is a number': (s) => s.episodes.put({ episodes: [episode(t.id('e'), t.alice, 42 as never)] }),
+        'empty text': (s) => s.episodes.put({ episodes: [episode(t.id('e'), t.alice, '')] }),
         'importance above 1': (s) =>
-          s.episodes.put({ episodes: [episode('e', t.alice, 'x', { importance: 2 })] }),
+          s.episodes.put({ episodes: [episode(t.id('e'), t.alice, 'x', { importance: 2 })] }),
         'unknown field': (s) =>
-          s.episodes.put({ episodes: [episode('e', t.alice, 'x', { tenantId: 'evil' })] }),
+          s.episodes.put({ episodes: [episode(t.id('e'), t.alice, 'x', { tenantId: 'evil' })] }),
         'negative time': (s) =>
-          s.episodes.put({ episodes: [episode('e', t.alice, 'x', { occurredAt: -1 })] }),
+          s.episodes.put({ episodes: [episode(t.id('e'), t.alice, 'x', { occurredAt: -1 })] }),
         'unknown status': (s) =>
-          s.episodes.put({ episodes: [episode('e', t.alice, 'x', { status: 'deleted' })] }),
+          s.episodes.put({ episodes: [episode(t.id('e'), t.alice, 'x', { status: 'deleted' })] }),
         'empty batch': (s) => s.episodes.put({ episodes: [] }),
         'vector with a string': (s) =>
-          s.episodes.put({ episodes: [episode('e', t.alice, 'x', { embedding: [1, 'a'] })] }),
+          s.episodes.put({ episodes: [episode(t.id('e'), t.alice, 'x', { embedding: [1, 'a'] })] }),
         'unknown role': (s) =>
           s.threads.appendMessages({
             scope: t.aliceThread,
@@ -92,7 +92,7 @@ export function invalidInputSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       const calls: Record<string, Call> = {
         'episode text over 200,000 characters': (s) =>
-          s.episodes.put({ episodes: [episode('big', t.alice, 'x'.repeat(200_001))] }),
+          s.episodes.put({ episodes: [episode(t.id('big'), t.alice, 'x'.repeat(200_001))] }),
         'message over 200,000 characters': (s) =>
           s.threads.appendMessages({
             scope: t.aliceThread,
@@ -104,17 +104,17 @@ export function invalidInputSuite(options: StoreConformanceOptions): void {
         'fact value over 16 KiB': (s) => s.facts.insert({ fact: fact(t.alice, 'k', 'z'.repeat(17_000)) }),
         'metadata over 1 MB': (s) =>
           s.episodes.put({
-            episodes: [episode('meta', t.alice, 'x', { metadata: { blob: 'm'.repeat(1_000_001) } })],
+            episodes: [episode(t.id('meta'), t.alice, 'x', { metadata: { blob: 'm'.repeat(1_000_001) } })],
           }),
         'state value over 1 MB': (s) =>
           s.state.set({ scope: t.alice, key: 'k', value: 's'.repeat(1_000_001) }),
         'batch over 1,000 items': (s) =>
           s.episodes.put({
-            episodes: Array.from({ length: 1_001 }, (_, i) => episode(`b${i}`, t.alice, 'x')),
+            episodes: Array.from({ length: 1_001 }, (_, i) => episode(t.id(`b${i}`), t.alice, 'x')),
           }),
         'vector over 4,096 dimensions': (s) =>
           s.episodes.put({
-            episodes: [episode('v', t.alice, 'x', { embedding: new Array(4_097).fill(0.01) })],
+            episodes: [episode(t.id('v'), t.alice, 'x', { embedding: new Array(4_097).fill(0.01) })],
           }),
         'name over 512 characters': (s) =>
           s.graph.upsertNode({ node: { scope: t.alice, type: 'x', name: 'n'.repeat(513), provenance } }),
@@ -128,9 +128,9 @@ export function invalidInputSuite(options: StoreConformanceOptions): void {
       await expectCode(
         store().episodes.put({
           episodes: [
-            episode('good-1', t.alice, 'fine'),
-            episode('bad', t.alice, ''),
-            episode('good-2', t.alice, 'ok'),
+            episode(t.id('good-1'), t.alice, 'fine'),
+            episode(t.id('bad'), t.alice, ''),
+            episode(t.id('good-2'), t.alice, 'ok'),
           ],
         }),
         'invalid_input',
@@ -152,20 +152,21 @@ export function invalidInputSuite(options: StoreConformanceOptions): void {
       const calls: Record<string, Call> = {
         'threads.update': (s) => s.threads.update({ scope: t.aliceThread, patch: { title: 'x' } }),
         'episodes.update': (s) =>
-          s.episodes.update({ scope: t.alice, id: 'missing', patch: { importance: 1 } }),
-        'facts.update': (s) => s.facts.update({ scope: t.alice, id: 'missing', patch: { confidence: 1 } }),
+          s.episodes.update({ scope: t.alice, id: t.id('missing'), patch: { importance: 1 } }),
+        'facts.update': (s) =>
+          s.facts.update({ scope: t.alice, id: t.id('missing'), patch: { confidence: 1 } }),
         'facts.supersede': (s) =>
-          s.facts.supersede({ scope: t.alice, id: 'missing', next: { value: 1, provenance } }),
+          s.facts.supersede({ scope: t.alice, id: t.id('missing'), next: { value: 1, provenance } }),
         'graph.updateNode': (s) =>
-          s.graph.updateNode({ scope: t.alice, id: 'missing', patch: { aliases: [] } }),
+          s.graph.updateNode({ scope: t.alice, id: t.id('missing'), patch: { aliases: [] } }),
         'graph.updateEdge': (s) =>
-          s.graph.updateEdge({ scope: t.alice, id: 'missing', patch: { confidence: 1 } }),
+          s.graph.updateEdge({ scope: t.alice, id: t.id('missing'), patch: { confidence: 1 } }),
         'graph.addEdge': (s) =>
           s.graph.addEdge({
             edge: { scope: t.alice, from: 'missing-a', to: 'missing-b', relation: 'r', provenance },
           }),
         'review.decide': (s) =>
-          s.review.decide({ scope: t.alice, id: 'missing', status: 'approved', by: 'x', at: T0 }),
+          s.review.decide({ scope: t.alice, id: t.id('missing'), status: 'approved', by: 'x', at: T0 }),
       };
       await expectRejected(store(), 'not_found', calls, [t.alice]);
       expect(await store().threads.get({ scope: t.aliceThread })).toBeNull();

@@ -23,15 +23,15 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('both', t.alice, 'The supplier confirmed the lead time is 45 days'),
-          episode('one', t.alice, 'We called the supplier about the weather'),
-          episode('none', t.alice, 'Lunch was pasta and salad'),
-          episode('none2', t.alice, 'The train was late again'),
+          episode(t.id('both'), t.alice, 'The supplier confirmed the lead time is 45 days'),
+          episode(t.id('one'), t.alice, 'We called the supplier about the weather'),
+          episode(t.id('none'), t.alice, 'Lunch was pasta and salad'),
+          episode(t.id('none2'), t.alice, 'The train was late again'),
         ],
       });
       const results = await store().episodes.searchKeyword({ scope: t.alice, query: 'supplier lead time' });
       expectRanked(results);
-      expect(results.map((r) => r.episode.id)).toEqual(['both', 'one']);
+      expect(results.map((r) => r.episode.id)).toEqual(t.ids('both', 'one'));
       expect(results[0]!.episode.text).toBe('The supplier confirmed the lead time is 45 days');
     });
 
@@ -40,19 +40,19 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('k1', t.alice, 'Three INVOICES were shipped yesterday'),
-          episode('k2', t.alice, 'Nothing related here'),
+          episode(t.id('k1'), t.alice, 'Three INVOICES were shipped yesterday'),
+          episode(t.id('k2'), t.alice, 'Nothing related here'),
         ],
       });
       const results = await store().episodes.searchKeyword({ scope: t.alice, query: 'invoice shipping' });
-      expect(results.map((r) => r.episode.id)).toEqual(['k1']);
+      expect(results.map((r) => r.episode.id)).toEqual(t.ids('k1'));
     });
 
     it('treats operator characters and quotes as plain text: no query throws', async ({ skip }) => {
       skip(!store().capabilities.keywordSearch, SKIP_REASON);
       const t = newTenant();
       await store().episodes.put({
-        episodes: [episode('op', t.alice, 'Invoice 42 for ACME: net 30 terms (draft)')],
+        episodes: [episode(t.id('op'), t.alice, 'Invoice 42 for ACME: net 30 terms (draft)')],
       });
       const queries = [
         '"invoice',
@@ -90,7 +90,7 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
         expect(
           results.map((r) => r.episode.id),
           `query ${JSON.stringify(query)} should find the episode`,
-        ).toEqual(['op']);
+        ).toEqual(t.ids('op'));
       }
     });
 
@@ -101,15 +101,15 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('org', t.org, 'quarterly budget review'),
-          episode('alice', t.alice, 'budget for the offsite'),
-          episode('bob', t.bob, 'budget budget budget'),
-          episode('alice-thread', t.aliceThread, 'budget in this thread'),
+          episode(t.id('org'), t.org, 'quarterly budget review'),
+          episode(t.id('alice'), t.alice, 'budget for the offsite'),
+          episode(t.id('bob'), t.bob, 'budget budget budget'),
+          episode(t.id('alice-thread'), t.aliceThread, 'budget in this thread'),
         ],
       });
       await store().episodes.put({
         episodes: Array.from({ length: 30 }, (_, i) =>
-          episode(`other-${i}`, t.otherOrgAlice, `budget budget ${i}`),
+          episode(t.id(`other-${i}`), t.otherOrgAlice, `budget budget ${i}`),
         ),
       });
       const ids = async (scope: typeof t.alice) =>
@@ -118,10 +118,10 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
             (r) => r.episode.id,
           ),
         );
-      expect(await ids(t.alice)).toEqual(['alice', 'org']);
-      expect(await ids(t.aliceThread)).toEqual(['alice', 'alice-thread', 'org']);
-      expect(await ids(t.bob)).toEqual(['bob', 'org']);
-      expect(await ids(t.org)).toEqual(['org']);
+      expect(await ids(t.alice)).toEqual(t.ids('alice', 'org'));
+      expect(await ids(t.aliceThread)).toEqual(t.ids('alice', 'alice-thread', 'org'));
+      expect(await ids(t.bob)).toEqual(t.ids('bob', 'org'));
+      expect(await ids(t.org)).toEqual(t.ids('org'));
       expect(await ids(t.bareAlice)).toEqual([]);
     });
 
@@ -132,10 +132,10 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('day1', t.alice, 'deploy to production', { occurredAt: T0 + DAY }),
-          episode('day2', t.alice, 'deploy rollback', { occurredAt: T0 + 2 * DAY }),
-          episode('day3', t.alice, 'deploy freeze', { occurredAt: T0 + 3 * DAY, accessLevel: 2 }),
-          episode('old', t.alice, 'deploy script archived', { occurredAt: T0, status: 'archived' }),
+          episode(t.id('day1'), t.alice, 'deploy to production', { occurredAt: T0 + DAY }),
+          episode(t.id('day2'), t.alice, 'deploy rollback', { occurredAt: T0 + 2 * DAY }),
+          episode(t.id('day3'), t.alice, 'deploy freeze', { occurredAt: T0 + 3 * DAY, accessLevel: 2 }),
+          episode(t.id('old'), t.alice, 'deploy script archived', { occurredAt: T0, status: 'archived' }),
         ],
       });
       const ids = async (args: Record<string, unknown>) =>
@@ -144,12 +144,12 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
             (r) => r.episode.id,
           ),
         );
-      expect(await ids({})).toEqual(['day1', 'day2', 'day3']);
-      expect(await ids({ status: ['active', 'archived'] })).toEqual(['day1', 'day2', 'day3', 'old']);
-      expect(await ids({ status: ['archived'] })).toEqual(['old']);
-      expect(await ids({ since: T0 + 2 * DAY })).toEqual(['day2', 'day3']);
-      expect(await ids({ since: T0 + DAY, until: T0 + 2 * DAY })).toEqual(['day1', 'day2']);
-      expect(await ids({ accessLevel: 1 })).toEqual(['day1', 'day2']);
+      expect(await ids({})).toEqual(t.ids('day1', 'day2', 'day3'));
+      expect(await ids({ status: ['active', 'archived'] })).toEqual(t.ids('day1', 'day2', 'day3', 'old'));
+      expect(await ids({ status: ['archived'] })).toEqual(t.ids('old'));
+      expect(await ids({ since: T0 + 2 * DAY })).toEqual(t.ids('day2', 'day3'));
+      expect(await ids({ since: T0 + DAY, until: T0 + 2 * DAY })).toEqual(t.ids('day1', 'day2'));
+      expect(await ids({ accessLevel: 1 })).toEqual(t.ids('day1', 'day2'));
       expect(await ids({ limit: 2 })).toHaveLength(2);
     });
 
@@ -158,13 +158,13 @@ export function keywordSearchSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('gone', t.alice, 'kubernetes upgrade'),
-          episode('kept', t.alice, 'kubernetes docs'),
+          episode(t.id('gone'), t.alice, 'kubernetes upgrade'),
+          episode(t.id('kept'), t.alice, 'kubernetes docs'),
         ],
       });
-      await store().episodes.delete({ scope: t.alice, ids: ['gone'] });
+      await store().episodes.delete({ scope: t.alice, ids: t.ids('gone') });
       const results = await store().episodes.searchKeyword({ scope: t.alice, query: 'kubernetes upgrade' });
-      expect(results.map((r) => r.episode.id)).toEqual(['kept']);
+      expect(results.map((r) => r.episode.id)).toEqual(t.ids('kept'));
     });
   });
 }

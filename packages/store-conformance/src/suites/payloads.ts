@@ -76,8 +76,8 @@ export function payloadsSuite(options: StoreConformanceOptions): void {
       });
       const [message] = await store().threads.getMessages({ scope: t.aliceThread, ids: ['big'] });
       expect(message!.content === big).toBe(true);
-      await store().episodes.put({ episodes: [episode('big', t.alice, big)] });
-      const [stored] = await store().episodes.get({ scope: t.alice, ids: ['big'] });
+      await store().episodes.put({ episodes: [episode(t.id('big'), t.alice, big)] });
+      const [stored] = await store().episodes.get({ scope: t.alice, ids: t.ids('big') });
       expect(stored!.text.length).toBe(150_000);
       expect(stored!.text === big).toBe(true);
     });
@@ -87,15 +87,15 @@ export function payloadsSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('fr', t.alice, 'Le café ouvre à huit heures'),
-          episode('ru', t.alice, 'Поставщик подтвердил сроки'),
-          episode('en', t.alice, 'Plain English text'),
+          episode(t.id('fr'), t.alice, 'Le café ouvre à huit heures'),
+          episode(t.id('ru'), t.alice, 'Поставщик подтвердил сроки'),
+          episode(t.id('en'), t.alice, 'Plain English text'),
         ],
       });
       const ids = async (query: string) =>
         (await store().episodes.searchKeyword({ scope: t.alice, query })).map((r) => r.episode.id);
-      expect(await ids('café')).toEqual(['fr']);
-      expect(await ids('Поставщик')).toEqual(['ru']);
+      expect(await ids('café')).toEqual(t.ids('fr'));
+      expect(await ids('Поставщик')).toEqual(t.ids('ru'));
     });
   });
 }

@@ -23,23 +23,25 @@ export function reviewSuite(options: StoreConformanceOptions): void {
 
     it('adds pending items and reads them back', async () => {
       const t = newTenant();
-      const added = await store().review.add({ item: reviewItem(t.alice, 'r1', { reason: 'hypothetical' }) });
+      const added = await store().review.add({
+        item: reviewItem(t.alice, t.id('r1'), { reason: 'hypothetical' }),
+      });
       expect(added).toEqual({
-        ...reviewItem(t.alice, 'r1', { reason: 'hypothetical' }),
+        ...reviewItem(t.alice, t.id('r1'), { reason: 'hypothetical' }),
         accessLevel: 0,
         status: 'pending',
       });
-      expect(await store().review.get({ scope: t.aliceThread, ids: ['r1'] })).toEqual([added]);
-      expect(await store().review.get({ scope: t.bob, ids: ['r1'] })).toEqual([]);
-      await expectCode(store().review.add({ item: reviewItem(t.alice, 'r1') }), 'conflict');
+      expect(await store().review.get({ scope: t.aliceThread, ids: t.ids('r1') })).toEqual([added]);
+      expect(await store().review.get({ scope: t.bob, ids: t.ids('r1') })).toEqual([]);
+      await expectCode(store().review.add({ item: reviewItem(t.alice, t.id('r1')) }), 'conflict');
     });
 
     it('decides a pending item once; a second decision is a conflict and changes nothing', async () => {
       const t = newTenant();
-      await store().review.add({ item: reviewItem(t.alice, 'r1') });
+      await store().review.add({ item: reviewItem(t.alice, t.id('r1')) });
       const approved = await store().review.decide({
         scope: t.alice,
-        id: 'r1',
+        id: t.id('r1'),
         status: 'approved',
         by: 'manager-1',
         at: T0 + 5,
@@ -52,24 +54,24 @@ export function reviewSuite(options: StoreConformanceOptions): void {
         note: 'confirmed by phone',
       });
       await expectCode(
-        store().review.decide({ scope: t.alice, id: 'r1', status: 'rejected', by: 'x' }),
+        store().review.decide({ scope: t.alice, id: t.id('r1'), status: 'rejected', by: 'x' }),
         'conflict',
       );
-      expect(await store().review.get({ scope: t.alice, ids: ['r1'] })).toEqual([approved]);
+      expect(await store().review.get({ scope: t.alice, ids: t.ids('r1') })).toEqual([approved]);
     });
 
     it('reports items outside the caller’s scope, and unknown ids, as not_found', async () => {
       const t = newTenant();
-      await store().review.add({ item: reviewItem(t.alice, 'r1') });
+      await store().review.add({ item: reviewItem(t.alice, t.id('r1')) });
       await expectCode(
-        store().review.decide({ scope: t.bob, id: 'r1', status: 'approved', by: 'bob' }),
+        store().review.decide({ scope: t.bob, id: t.id('r1'), status: 'approved', by: 'bob' }),
         'not_found',
       );
       await expectCode(
-        store().review.decide({ scope: t.alice, id: 'nope', status: 'approved', by: 'a' }),
+        store().review.decide({ scope: t.alice, id: t.id('nope'), status: 'approved', by: 'a' }),
         'not_found',
       );
-      const [item] = await store().review.get({ scope: t.alice, ids: ['r1'] });
+      const [item] = await store().review.get({ scope: t.alice, ids: t.ids('r1') });
       expect(item!.status).toBe('pending');
     });
 
@@ -77,17 +79,17 @@ export function reviewSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       for (let i = 0; i < 5; i++) {
         await store().review.add({
-          item: reviewItem(t.alice, `r${i}`, { createdAt: T0 + (5 - i), accessLevel: i === 0 ? 2 : 0 }),
+          item: reviewItem(t.alice, t.id(`r${i}`), { createdAt: T0 + (5 - i), accessLevel: i === 0 ? 2 : 0 }),
         });
       }
-      await store().review.add({ item: reviewItem(t.bob, 'bob-item') });
-      await store().review.decide({ scope: t.alice, id: 'r4', status: 'rejected', by: 'm' });
+      await store().review.add({ item: reviewItem(t.bob, t.id('bob-item')) });
+      await store().review.decide({ scope: t.alice, id: t.id('r4'), status: 'rejected', by: 'm' });
       const pending = await allPages((cursor) => store().review.list({ scope: t.alice, limit: 2, cursor }));
-      expect(pending.items.map((i) => i.id)).toEqual(['r3', 'r2', 'r1', 'r0']);
+      expect(pending.items.map((i) => i.id)).toEqual(t.ids('r3', 'r2', 'r1', 'r0'));
       const visible = await store().review.list({ scope: t.alice, accessLevel: 1 });
-      expect(visible.items.map((i) => i.id)).toEqual(['r3', 'r2', 'r1']);
+      expect(visible.items.map((i) => i.id)).toEqual(t.ids('r3', 'r2', 'r1'));
       const rejected = await store().review.list({ scope: t.alice, status: ['rejected'] });
-      expect(rejected.items.map((i) => i.id)).toEqual(['r4']);
+      expect(rejected.items.map((i) => i.id)).toEqual(t.ids('r4'));
     });
   });
 }

@@ -16,8 +16,8 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
       skip(!store().capabilities.transactions, SKIP_REASON);
       const t = newTenant();
       const result = await store().transaction(async (tx) => {
-        await tx.episodes.put({ episodes: [episode('tx-ep', t.alice, 'inside a transaction')] });
-        await tx.facts.insert({ fact: fact(t.alice, 'status', 'ok', { id: 'tx-fact' }) });
+        await tx.episodes.put({ episodes: [episode(t.id('tx-ep'), t.alice, 'inside a transaction')] });
+        await tx.facts.insert({ fact: fact(t.alice, 'status', 'ok', { id: t.id('tx-fact') }) });
         await tx.state.set({ scope: t.alice, key: 'checkpoint', value: 7 });
         // Reads inside see the transaction's own writes.
         expect(await tx.episodes.count({ scope: t.alice })).toBe(1);
@@ -25,9 +25,9 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
       });
       expect(result).toBe('done');
       expect(await store().episodes.count({ scope: t.alice })).toBe(1);
-      expect((await store().facts.get({ scope: t.alice, ids: ['tx-fact'] })).map((f) => f.value)).toEqual([
-        'ok',
-      ]);
+      expect(
+        (await store().facts.get({ scope: t.alice, ids: t.ids('tx-fact') })).map((f) => f.value),
+      ).toEqual(['ok']);
       expect((await store().state.get({ scope: t.alice, key: 'checkpoint' }))!.value).toBe(7);
     });
 
@@ -36,8 +36,8 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
     }) => {
       skip(!store().capabilities.transactions, SKIP_REASON);
       const t = newTenant();
-      await store().episodes.put({ episodes: [episode('before', t.alice, 'written before')] });
-      await store().facts.insert({ fact: fact(t.alice, 'plan', 'free', { id: 'plan-v1' }) });
+      await store().episodes.put({ episodes: [episode(t.id('before'), t.alice, 'written before')] });
+      await store().facts.insert({ fact: fact(t.alice, 'plan', 'free', { id: t.id('plan-v1') }) });
       const before = await visibleCounts(store(), t.alice);
       const failure = new Error('the agent crashed mid-way');
       let caught: unknown;
@@ -47,12 +47,12 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
             scope: t.aliceThread,
             messages: [{ id: 'tx-m', role: 'user', content: 'lost', createdAt: T0 }],
           });
-          await tx.episodes.put({ episodes: [episode('tx-ep', t.alice, 'lost episode')] });
-          await tx.episodes.update({ scope: t.alice, id: 'before', patch: { importance: 1 } });
+          await tx.episodes.put({ episodes: [episode(t.id('tx-ep'), t.alice, 'lost episode')] });
+          await tx.episodes.update({ scope: t.alice, id: t.id('before'), patch: { importance: 1 } });
           await tx.facts.supersede({
             scope: t.alice,
-            id: 'plan-v1',
-            next: { id: 'plan-v2', value: 'pro', provenance },
+            id: t.id('plan-v1'),
+            next: { id: t.id('plan-v2'), value: 'pro', provenance },
           });
           const a = await tx.graph.upsertNode({ node: { scope: t.alice, type: 'x', name: 'a', provenance } });
           const b = await tx.graph.upsertNode({ node: { scope: t.alice, type: 'x', name: 'b', provenance } });
@@ -61,7 +61,7 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
           });
           await tx.state.set({ scope: t.alice, key: 's', value: 1 });
           await tx.ledger.claim({ scope: t.alice, key: 'l', owner: 'w' });
-          await tx.review.add({ item: reviewItem(t.alice, 'tx-review') });
+          await tx.review.add({ item: reviewItem(t.alice, t.id('tx-review')) });
           await tx.audit.append({ entries: [{ scope: t.alice, action: 'tx.test' }] });
           throw failure;
         });
@@ -72,16 +72,16 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
       expect(await visibleCounts(store(), t.alice)).toEqual(before);
       expect(await store().threads.get({ scope: t.aliceThread })).toBeNull();
       expect(await store().threads.listMessages({ scope: t.aliceThread })).toEqual([]);
-      const [kept] = await store().episodes.get({ scope: t.alice, ids: ['before'] });
+      const [kept] = await store().episodes.get({ scope: t.alice, ids: t.ids('before') });
       expect(kept!.importance).toBe(0.5);
-      const [plan] = await store().facts.get({ scope: t.alice, ids: ['plan-v1'] });
+      const [plan] = await store().facts.get({ scope: t.alice, ids: t.ids('plan-v1') });
       expect(plan).toMatchObject({ status: 'active', value: 'free' });
       expect(plan!.supersededBy).toBeUndefined();
       // The superseded-then-rolled-back version can be superseded again.
       const next = await store().facts.supersede({
         scope: t.alice,
-        id: 'plan-v1',
-        next: { id: 'plan-v2', value: 'team', provenance },
+        id: t.id('plan-v1'),
+        next: { id: t.id('plan-v2'), value: 'team', provenance },
       });
       expect(next.current.version).toBe(2);
     });
@@ -91,7 +91,7 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
     }) => {
       skip(!store().capabilities.transactions, SKIP_REASON);
       const t = newTenant();
-      await store().facts.insert({ fact: fact(t.alice, 'k', 1, { id: 'existing' }) });
+      await store().facts.insert({ fact: fact(t.alice, 'k', 1, { id: t.id('existing') }) });
       await store().transaction(async (tx) => {
         await tx.state.set({ scope: t.alice, key: 'a', value: 1 });
         const duplicate = await tx.facts.insert({ fact: fact(t.alice, 'k', 2) }).catch((error) => error.code);
@@ -100,7 +100,80 @@ export function transactionsSuite(options: StoreConformanceOptions): void {
       });
       const keys = (await store().state.list({ scope: t.alice })).items.map((e) => e.key);
       expect(keys).toEqual(['a', 'b']);
-      expect((await store().facts.find({ scope: t.alice })).items.map((f) => f.id)).toEqual(['existing']);
+      expect((await store().facts.find({ scope: t.alice })).items.map((f) => f.id)).toEqual(
+        t.ids('existing'),
+      );
+    });
+
+    it('runs a nested transaction as a savepoint: its failure undoes only its own writes', async ({
+      skip,
+    }) => {
+      skip(!store().capabilities.transactions, SKIP_REASON);
+      const t = newTenant();
+      const inner = new Error('the inner step failed');
+      const result = await store().transaction(async (tx) => {
+        await tx.state.set({ scope: t.alice, key: 'a', value: 1 });
+        const caught = await store()
+          .transaction(async (nested) => {
+            await nested.state.set({ scope: t.alice, key: 'b', value: 2 });
+            await nested.episodes.put({ episodes: [episode(t.id('nested-ep'), t.alice, 'undone with b')] });
+            await nested.state.set({ scope: t.alice, key: 'a', value: 'changed' });
+            throw inner;
+          })
+          .catch((error: unknown) => error);
+        expect(caught).toBe(inner);
+        // Undone at once, inside the still open transaction.
+        expect((await tx.state.get({ scope: t.alice, key: 'a' }))!.value).toBe(1);
+        expect(await tx.state.get({ scope: t.alice, key: 'b' })).toBeNull();
+        const kept = await store().transaction(async (nested) => {
+          await nested.state.set({ scope: t.alice, key: 'c', value: 3 });
+          return 'kept';
+        });
+        await tx.state.set({ scope: t.alice, key: 'd', value: 4 });
+        return kept;
+      });
+      expect(result).toBe('kept');
+      const entries = (await store().state.list({ scope: t.alice })).items.map((e) => [e.key, e.value]);
+      expect(entries).toEqual([
+        ['a', 1],
+        ['c', 3],
+        ['d', 4],
+      ]);
+      expect(await store().episodes.count({ scope: t.alice })).toBe(0);
+    });
+
+    it('nests savepoints in savepoints, and rolls a committed nested transaction back with the outer one', async ({
+      skip,
+    }) => {
+      skip(!store().capabilities.transactions, SKIP_REASON);
+      const t = newTenant();
+      await store().transaction(async (tx) => {
+        await tx.state.set({ scope: t.alice, key: 'outer', value: 1 });
+        await store().transaction(async (middle) => {
+          await middle.state.set({ scope: t.alice, key: 'middle', value: 2 });
+          await store()
+            .transaction(async (innermost) => {
+              await innermost.state.set({ scope: t.alice, key: 'innermost', value: 3 });
+              throw new Error('innermost failed');
+            })
+            .catch(() => undefined);
+          await middle.state.set({ scope: t.alice, key: 'middle-after', value: 4 });
+        });
+      });
+      const keys = (await store().state.list({ scope: t.alice })).items.map((e) => e.key);
+      expect(keys).toEqual(['middle', 'middle-after', 'outer']);
+
+      const outerFailure = new Error('the outer step failed');
+      await expect(
+        store().transaction(async (tx) => {
+          await store().transaction(async (nested) => {
+            await nested.state.set({ scope: t.bob, key: 'committed-inside', value: 1 });
+          });
+          await tx.state.set({ scope: t.bob, key: 'outer', value: 2 });
+          throw outerFailure;
+        }),
+      ).rejects.toBe(outerFailure);
+      expect((await store().state.list({ scope: t.bob })).items).toEqual([]);
     });
 
     it('never shows a read from outside the transaction its uncommitted writes', async ({ skip }) => {

@@ -16,22 +16,22 @@ export function vectorSearchSuite(options: StoreConformanceOptions): void {
       const query = unitVector(8, 0);
       await store().episodes.put({
         episodes: [
-          episode('far', t.alice, 'far', { embedding: unitVector(8, 3) }),
-          episode('near', t.alice, 'near', { embedding: unitVector(8, 0, 0.1) }),
-          episode('exact', t.alice, 'exact', { embedding: unitVector(8, 0) }),
-          episode('mid', t.alice, 'mid', { embedding: unitVector(8, 0, 1) }),
-          episode('opposite', t.alice, 'opposite', { embedding: query.map((x) => -x) }),
+          episode(t.id('far'), t.alice, 'far', { embedding: unitVector(8, 3) }),
+          episode(t.id('near'), t.alice, 'near', { embedding: unitVector(8, 0, 0.1) }),
+          episode(t.id('exact'), t.alice, 'exact', { embedding: unitVector(8, 0) }),
+          episode(t.id('mid'), t.alice, 'mid', { embedding: unitVector(8, 0, 1) }),
+          episode(t.id('opposite'), t.alice, 'opposite', { embedding: query.map((x) => -x) }),
         ],
       });
       const results = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 5 });
-      expect(results.map((r) => r.episode.id)).toEqual(['exact', 'near', 'mid', 'far', 'opposite']);
+      expect(results.map((r) => r.episode.id)).toEqual(t.ids('exact', 'near', 'mid', 'far', 'opposite'));
       expect(results[0]!.score).toBeCloseTo(1, 4);
       expect(results[1]!.score).toBeCloseTo(1 / Math.hypot(1, 0.1), 4);
       expect(results[2]!.score).toBeCloseTo(Math.SQRT1_2, 4);
       expect(results[3]!.score).toBeCloseTo(0, 4);
       expect(results[4]!.score).toBeCloseTo(-1, 4);
       const top2 = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 2 });
-      expect(top2.map((r) => r.episode.id)).toEqual(['exact', 'near']);
+      expect(top2.map((r) => r.episode.id)).toEqual(t.ids('exact', 'near'));
     });
 
     it('ignores episodes embedded with another number of dimensions, and those without one', async ({
@@ -41,15 +41,15 @@ export function vectorSearchSuite(options: StoreConformanceOptions): void {
       const t = newTenant();
       await store().episodes.put({
         episodes: [
-          episode('d4', t.alice, 'four', { embedding: unitVector(4, 0) }),
-          episode('d8', t.alice, 'eight', { embedding: unitVector(8, 0, 0.5) }),
-          episode('none', t.alice, 'no embedding'),
+          episode(t.id('d4'), t.alice, 'four', { embedding: unitVector(4, 0) }),
+          episode(t.id('d8'), t.alice, 'eight', { embedding: unitVector(8, 0, 0.5) }),
+          episode(t.id('none'), t.alice, 'no embedding'),
         ],
       });
       const eight = await store().episodes.searchVector({ scope: t.alice, vector: unitVector(8, 0) });
-      expect(eight.map((r) => r.episode.id)).toEqual(['d8']);
+      expect(eight.map((r) => r.episode.id)).toEqual(t.ids('d8'));
       const four = await store().episodes.searchVector({ scope: t.alice, vector: unitVector(4, 0) });
-      expect(four.map((r) => r.episode.id)).toEqual(['d4']);
+      expect(four.map((r) => r.episode.id)).toEqual(t.ids('d4'));
       expect(await store().episodes.searchVector({ scope: t.alice, vector: unitVector(16, 0) })).toEqual([]);
     });
 
@@ -59,24 +59,24 @@ export function vectorSearchSuite(options: StoreConformanceOptions): void {
       const query = unitVector(8, 0);
       await store().episodes.put({
         episodes: Array.from({ length: 300 }, (_, i) =>
-          episode(`other-${i}`, t.otherOrgAlice, `other ${i}`, { embedding: query }),
+          episode(t.id(`other-${i}`), t.otherOrgAlice, `other ${i}`, { embedding: query }),
         ),
       });
       await store().episodes.put({
         episodes: Array.from({ length: 50 }, (_, i) =>
-          episode(`bob-${i}`, t.bob, `bob ${i}`, { embedding: query }),
+          episode(t.id(`bob-${i}`), t.bob, `bob ${i}`, { embedding: query }),
         ),
       });
       await store().episodes.put({
         episodes: [
-          episode('mine-1', t.alice, 'mine', { embedding: unitVector(8, 0, 2) }),
-          episode('mine-2', t.alice, 'mine', { embedding: unitVector(8, 1) }),
-          episode('org-1', t.org, 'shared', { embedding: unitVector(8, 0, 3) }),
+          episode(t.id('mine-1'), t.alice, 'mine', { embedding: unitVector(8, 0, 2) }),
+          episode(t.id('mine-2'), t.alice, 'mine', { embedding: unitVector(8, 1) }),
+          episode(t.id('org-1'), t.org, 'shared', { embedding: unitVector(8, 0, 3) }),
         ],
       });
       const results = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 10 });
-      expect(sorted(results.map((r) => r.episode.id))).toEqual(['mine-1', 'mine-2', 'org-1']);
-      expect(results.map((r) => r.episode.id)).toEqual(['mine-1', 'org-1', 'mine-2']);
+      expect(sorted(results.map((r) => r.episode.id))).toEqual(t.ids('mine-1', 'mine-2', 'org-1'));
+      expect(results.map((r) => r.episode.id)).toEqual(t.ids('mine-1', 'org-1', 'mine-2'));
     });
 
     it('filters by status, time window and access level', async ({ skip }) => {
@@ -85,9 +85,9 @@ export function vectorSearchSuite(options: StoreConformanceOptions): void {
       const v = unitVector(4, 0);
       await store().episodes.put({
         episodes: [
-          episode('a', t.alice, 'a', { embedding: v, occurredAt: T0 }),
-          episode('b', t.alice, 'b', { embedding: v, occurredAt: T0 + DAY, accessLevel: 3 }),
-          episode('c', t.alice, 'c', { embedding: v, occurredAt: T0 + 2 * DAY, status: 'archived' }),
+          episode(t.id('a'), t.alice, 'a', { embedding: v, occurredAt: T0 }),
+          episode(t.id('b'), t.alice, 'b', { embedding: v, occurredAt: T0 + DAY, accessLevel: 3 }),
+          episode(t.id('c'), t.alice, 'c', { embedding: v, occurredAt: T0 + 2 * DAY, status: 'archived' }),
         ],
       });
       const ids = async (args: Record<string, unknown>) =>
@@ -96,11 +96,11 @@ export function vectorSearchSuite(options: StoreConformanceOptions): void {
             (r) => r.episode.id,
           ),
         );
-      expect(await ids({})).toEqual(['a', 'b']);
-      expect(await ids({ accessLevel: 0 })).toEqual(['a']);
-      expect(await ids({ status: ['archived'] })).toEqual(['c']);
-      expect(await ids({ status: ['active', 'archived'], since: T0 + DAY })).toEqual(['b', 'c']);
-      expect(await ids({ until: T0 })).toEqual(['a']);
+      expect(await ids({})).toEqual(t.ids('a', 'b'));
+      expect(await ids({ accessLevel: 0 })).toEqual(t.ids('a'));
+      expect(await ids({ status: ['archived'] })).toEqual(t.ids('c'));
+      expect(await ids({ status: ['active', 'archived'], since: T0 + DAY })).toEqual(t.ids('b', 'c'));
+      expect(await ids({ until: T0 })).toEqual(t.ids('a'));
     });
   });
 }

@@ -11,6 +11,14 @@ interface TransactionContext {
   savepoints: number;
   /** What `transaction(fn)` handed to `fn`, for nested `transaction` calls to reuse. */
   handle?: unknown;
+  /** The queue the transactions nested directly in this one take turns in. */
+  children: { tail: Promise<unknown> };
+}
+
+/** A nested transaction's function runs at this level: its own nested calls queue here. */
+interface NestedLevel {
+  context: TransactionContext;
+  children: { tail: Promise<unknown> };
 }
 
 /**
@@ -26,6 +34,7 @@ export class Database {
   readonly schema: string;
   private readonly current = new AsyncLocalStorage<TransactionContext>();
   private readonly reading = new AsyncLocalStorage<true>();
+  private readonly levels = new AsyncLocalStorage<NestedLevel>();
   private migration: Promise<MigrationResult> | undefined;
   private closed = false;
   private readonly storeName: string;
@@ -89,7 +98,10 @@ export class Database {
     if (this.current.getStore()) return fn();
     await this.names();
     return this.target().transaction((connection) =>
-      this.current.run({ connection, tail: Promise.resolve(), savepoints: 0 }, fn),
+      this.current.run(
+        { connection, tail: Promise.resolve(), savepoints: 0, children: { tail: Promise.resolve() } },
+        fn,
+      ),
     );
   }
 
@@ -116,6 +128,44 @@ export class Database {
     };
     const result = context.tail.then(run, run);
     context.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Runs `statement` on the transaction's connection in its turn, after the calls queued before it. */
+  private inTurn<T>(context: TransactionContext, statement: () => Promise<T>): Promise<T> {
+    const result = context.tail.then(statement, statement);
+    context.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Runs `fn` as a transaction nested in the caller's: a savepoint held across `fn`'s awaits, released
+   * when it resolves and rolled back to when it throws (undoing only what `fn` wrote, and leaving the
+   * outer transaction usable). Transactions nested in the same level take turns.
+   */
+  nested<T>(fn: () => Promise<T>): Promise<T> {
+    const context = this.current.getStore();
+    if (!context) return fn();
+    const level = this.levels.getStore();
+    const parent = level && level.context === context ? level.children : context.children;
+    const run = async () => {
+      context.savepoints += 1;
+      const savepoint = `strata_nested_${context.savepoints}`;
+      await this.inTurn(context, () => context.connection.query(`SAVEPOINT ${savepoint}`));
+      let result: T;
+      try {
+        result = await this.levels.run({ context, children: { tail: Promise.resolve() } }, fn);
+      } catch (error) {
+        await this.inTurn(context, () =>
+          context.connection.query(`ROLLBACK TO SAVEPOINT ${savepoint}`),
+        ).catch(() => undefined);
+        throw error;
+      }
+      await this.inTurn(context, () => context.connection.query(`RELEASE SAVEPOINT ${savepoint}`));
+      return result;
+    };
+    const result = parent.tail.then(run, run);
+    parent.tail = result.catch(() => undefined);
     return result;
   }
 

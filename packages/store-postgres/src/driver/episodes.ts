@@ -10,7 +10,8 @@ import {
   tenantOf,
 } from '@strata-memory/core';
 import type { SchemaNames } from '../schema/migrations.ts';
-import { applyStatsChanges, statsChanges } from '../search/keyword-stats.ts';
+import { keywordChangesSql } from '../search/keyword-stats.ts';
+import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
 import { MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
 import { vectorLiteral } from '../search/vector-literal.ts';
@@ -24,7 +25,16 @@ import {
   visibleSql,
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
-import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
+import {
+  compact,
+  decodeFloat8Array,
+  int,
+  metadataOf,
+  optionalInt,
+  optionalText,
+  type ScopeRow,
+  scopeOfRow,
+} from './rows.ts';
 
 export interface EpisodeSearchOptions {
   /** How keyword matches are scored: BM25 over the tenant's episodes, or PostgreSQL's `ts_rank_cd`. */
@@ -66,13 +76,26 @@ interface ScoredRow extends EpisodeRow {
   score: number;
 }
 
-const COLUMNS = `${SCOPE_COLUMN_LIST}, id, text, role, speaker, occurred_at, created_at, importance, access_count,
-  last_accessed_at, embedding, content_hash, status, merged_into, access_level, provenance, metadata`;
-/** COLUMNS with the float4 search copy of the embedding right after the embedding. */
-const INSERT_COLUMNS = COLUMNS.replace('embedding,', 'embedding, embedding_f4,');
-const QUALIFIED_COLUMNS = COLUMNS.split(',')
-  .map((column) => `e.${column.trim()}`)
-  .join(', ');
+/** The stored columns, in the order an INSERT lists them (before dims, search and doc_length). */
+const STORED_COLUMNS = `${SCOPE_COLUMN_LIST}, id, text, role, speaker, occurred_at, created_at, importance, access_count,
+  last_accessed_at, embedding, embedding_f4, content_hash, status, merged_into, access_level, provenance, metadata`;
+
+/**
+ * The columns a record is read from. The float64 embedding comes in PostgreSQL's binary array
+ * format (`array_send`): printing a 384-dimension float8[] as text cost the server about 0.2 ms
+ * per row and node-postgres as much again to parse it, where the binary form is copied out
+ * exactly, at a fraction of the cost, and decoded with `decodeFloat8Array`.
+ */
+function selectColumns(alias?: string): string {
+  const c = (name: string) => (alias ? `${alias}.${name}` : name);
+  return `${SCOPE_COLUMN_LIST.split(', ').map(c).join(', ')}, ${c('id')}, ${c('text')}, ${c('role')}, ${c('speaker')},
+    ${c('occurred_at')}, ${c('created_at')}, ${c('importance')}, ${c('access_count')}, ${c('last_accessed_at')},
+    array_send(${c('embedding')}) AS embedding, ${c('content_hash')}, ${c('status')}, ${c('merged_into')},
+    ${c('access_level')}, ${c('provenance')}, ${c('metadata')}`;
+}
+
+const COLUMNS = selectColumns();
+const QUALIFIED_COLUMNS = selectColumns('e');
 
 function episodeOf(row: EpisodeRow): EpisodeRecord {
   return compact({
@@ -86,7 +109,7 @@ function episodeOf(row: EpisodeRow): EpisodeRecord {
     importance: Number(row.importance),
     accessCount: Number(row.access_count),
     lastAccessedAt: optionalInt(row.last_accessed_at),
-    embedding: row.embedding === null ? undefined : (row.embedding as number[]).map(Number),
+    embedding: row.embedding === null ? undefined : decodeFloat8Array(row.embedding),
     contentHash: row.content_hash,
     status: row.status,
     mergedInto: optionalText(row.merged_into),
@@ -133,48 +156,123 @@ function cosineScored(rows: EpisodeRow[], query: readonly number[]): ScoredEpiso
     );
 }
 
+/** How long a vector search remembers whether a filter had few candidates. */
+const DECISION_TTL_MS = 10_000;
+const MAX_DECISIONS = 10_000;
+
+/** PostgreSQL's unique_violation: an episode id already taken. */
+const UNIQUE_VIOLATION = '23505';
+
 /** BM25 parameters, the same as the in-memory store's and SQLite FTS5's. */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 
+/** A query term's BM25 weight in the reader's tenant. */
+interface TermWeight {
+  lexeme: string;
+  idf: number;
+  /** Episodes of the tenant holding it. */
+  documents: number;
+}
+
+/** What BM25 needs from the tenant: its episode count, average length and each term's IDF. */
+interface CollectionStats {
+  averageLength: number;
+  weights: TermWeight[];
+}
+
 /**
- * BM25, as the in-memory reference store computes it: document frequencies, the episode count
- * and the average length come from every episode of the reader's tenant (any scope, any status:
- * one tenant's data never changes another's scores); the read filter then chooses which scored
- * episodes are returned. Term frequencies are read off the tsvector's positions. There is no
- * early termination: the counts grow with how many of the tenant's episodes hold the query's
- * terms, the scoring with how many of the reader's do.
+ * BM25's collection statistics, as the in-memory reference store computes them: the episode count,
+ * the average length and each term's document frequency over every episode of the reader's tenant
+ * (any scope, any status: one tenant's data never changes another's scores). One statement reads
+ * them from `keyword_stats` and `keyword_terms`, which every write keeps up to date.
+ */
+async function collectionStats(
+  db: Database,
+  schema: string,
+  tenant: string,
+  terms: string[],
+): Promise<CollectionStats> {
+  const p = new Params();
+  const t = p.add(tenant);
+  const result = await db.query<{ n: unknown; total: unknown; lexeme: string | null; df: unknown }>(
+    `WITH totals AS (
+       SELECT COALESCE(sum(documents), 0) AS n, COALESCE(sum(terms), 0) AS total
+         FROM ${schema}.keyword_stats WHERE tenant_id = ${t}),
+     frequencies AS (
+       SELECT lexeme, sum(documents) AS df FROM ${schema}.keyword_terms
+        WHERE tenant_id = ${t} AND lexeme = ANY(${p.texts(terms)}) GROUP BY lexeme)
+     SELECT totals.n, totals.total, f.lexeme, f.df FROM totals LEFT JOIN frequencies f ON true`,
+    p.values,
+  );
+  const first = result.rows[0];
+  const n = first ? Number(first.n) : 0;
+  const total = first ? Number(first.total) : 0;
+  const df = new Map(
+    result.rows.filter((row) => row.lexeme !== null).map((row) => [row.lexeme!, Number(row.df)]),
+  );
+  return {
+    averageLength: Math.max(total / Math.max(n, 1), 1),
+    weights: terms.map((lexeme) => {
+      const frequency = df.get(lexeme) ?? 0;
+      return { lexeme, idf: Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5)), documents: frequency };
+    }),
+  };
+}
+
+/** The most a term can add to an episode's score: its IDF times (k1 + 1), as term frequency grows. */
+function upperBound(weight: TermWeight): number {
+  return weight.idf * (BM25_K1 + 1);
+}
+
+/**
+ * MaxScore's split of the query terms: the lowest-weighted terms whose upper bounds together stay
+ * below the weight of the rarest term can be left out of the match (an episode holding only them
+ * scores below any holding the rarest term once, give or take its length), as long as the page of
+ * episodes found through the other terms ends above that sum: then none of the episodes left out
+ * could have made the page. Returns the terms to match and the bound the page must beat.
+ */
+function essentialTerms(weights: readonly TermWeight[]): { essential: TermWeight[]; bound: number } {
+  const byWeight = [...weights].sort((a, b) => a.idf - b.idf);
+  const rarest = byWeight[byWeight.length - 1]!;
+  let bound = 0;
+  let skipped = 0;
+  while (skipped < byWeight.length - 1 && bound + upperBound(byWeight[skipped]!) < rarest.idf) {
+    bound += upperBound(byWeight[skipped]!);
+    skipped += 1;
+  }
+  return { essential: byWeight.slice(skipped), bound };
+}
+
+/**
+ * BM25 over the reader's episodes matching any of `matched` (a subset of the query's terms), each
+ * scored with every query term in `weights`: term frequencies are read off the tsvector's
+ * positions, then the read filter chooses which scored episodes are returned. Only episodes the
+ * reader may see are read.
  */
 function bm25Sql(
   schema: string,
   args: SearchFilter & { limit: number },
-  terms: string[],
-  q: string,
+  stats: CollectionStats,
+  matched: readonly TermWeight[],
   p: Params,
 ): string {
   const tenant = p.add(tenantOf(args.scope));
-  const termQueries = terms.map((term) => `${p.add(anyTermQuery([term]))}::tsquery`);
-  // Document frequencies are one count per term over the tenant's GIN postings (answered from the
-  // index where pages are all-visible); term frequencies are read only for episodes the reader may see.
-  return `WITH stats AS (
-      SELECT COALESCE(sum(documents), 0)::float8 AS n,
-             COALESCE(sum(terms), 0)::float8 / GREATEST(COALESCE(sum(documents), 0), 1) AS avgdl
-        FROM ${schema}.keyword_stats WHERE tenant_id = ${tenant}),
-    df AS (
-      SELECT lexeme, df FROM (VALUES ${terms
-        .map(
-          (term, i) =>
-            `(${p.add(term)}::text, (SELECT count(*) FROM ${schema}.episodes WHERE tenant_id = ${tenant} AND search @@ ${termQueries[i]})::float8)`,
-        )
-        .join(', ')}) AS v(lexeme, df)),
+  const q = `${p.add(anyTermQuery(matched.map((w) => w.lexeme)))}::tsquery`;
+  const lexemes = p.texts(stats.weights.map((w) => w.lexeme));
+  const idfs = `${p.add(stats.weights.map((w) => w.idf))}::float8[]`;
+  const averageLength = `${p.add(stats.averageLength)}::float8`;
+  const scopes = visibleScopesQuerySql(args.scope, p);
+  return `WITH weights AS (SELECT * FROM unnest(${lexemes}, ${idfs}) AS w(lexeme, idf)),
     postings AS (
       SELECT e.id, e.doc_length, u.lexeme, cardinality(u.positions)::float8 AS tf
         FROM ${schema}.episodes e CROSS JOIN LATERAL unnest(e.search) u
-       WHERE e.search @@ ${q} AND ${filterSql(args, p, 'e')} AND u.lexeme = ANY(${p.texts(terms)})),
+       WHERE ${scopedSearchSql('e')} @@ (${scopes} && ${q}) AND ${filterSql(args, p, 'e')}
+         AND u.lexeme = ANY(${lexemes})),
     best AS (
-      SELECT t.id, sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * t.tf * ${BM25_K1 + 1}
-                   / (t.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * t.doc_length / GREATEST(s.avgdl, 1)))) AS score
-        FROM postings t JOIN df USING (lexeme) CROSS JOIN stats s
+      SELECT t.id, sum(w.idf * t.tf * ${BM25_K1 + 1}
+                   / (t.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * t.doc_length / ${averageLength}))) AS score
+        FROM postings t JOIN weights w USING (lexeme)
        GROUP BY t.id
        ORDER BY score DESC, t.id LIMIT ${p.add(args.limit)})
     SELECT ${QUALIFIED_COLUMNS}, GREATEST(best.score, 1e-9)::float8 AS score
@@ -190,10 +288,11 @@ function tsRankSql(
   p: Params,
   normalization: number,
 ): string {
+  const scopes = visibleScopesQuerySql(args.scope, p);
   return `WITH best AS (
       SELECT tenant_id, id, GREATEST(ts_rank_cd(search, ${q}, ${p.add(normalization)}::integer), 1e-9)::float8 AS score
         FROM ${schema}.episodes
-       WHERE search @@ ${q} AND ${filterSql(args, p)}
+       WHERE ${scopedSearchSql()} @@ (${scopes} && ${q}) AND ${filterSql(args, p)}
        ORDER BY score DESC, id LIMIT ${p.add(args.limit)})
     SELECT ${COLUMNS}, best.score FROM best JOIN ${schema}.episodes USING (tenant_id, id)
      ORDER BY best.score DESC, id`;
@@ -252,8 +351,34 @@ export function episodeDriver(
     });
   }
 
+  /**
+   * Which way each recent filter went (few candidates or not), so repeated searches at one scope
+   * skip the count's round trip. A stale answer only costs speed, never results: an exact scan is
+   * always right, and an index walk that comes up short falls back to one.
+   */
+  const decisions = new Map<string, { few: boolean; at: number }>();
+
   /** True when at most `exactSearchBelow` visible episodes of this dimension pass the filter. */
   async function fewCandidates(names: SchemaNames, args: SearchFilter, d: number): Promise<boolean> {
+    const key = JSON.stringify([
+      names.schema,
+      d,
+      args.scope,
+      args.status,
+      args.accessLevel ?? null,
+      args.since ?? null,
+      args.until ?? null,
+    ]);
+    const now = Date.now();
+    const cached = decisions.get(key);
+    if (cached && now - cached.at < DECISION_TTL_MS) return cached.few;
+    const few = await countFewCandidates(names, args, d);
+    if (decisions.size >= MAX_DECISIONS) decisions.clear();
+    decisions.set(key, { few, at: now });
+    return few;
+  }
+
+  async function countFewCandidates(names: SchemaNames, args: SearchFilter, d: number): Promise<boolean> {
     const p = new Params();
     const result = await db.query<{ n: unknown }>(
       `SELECT count(*) AS n FROM (
@@ -272,43 +397,43 @@ export function episodeDriver(
       for (const d of new Set(episodes.flatMap((e) => (e.embedding ? [e.embedding.length] : [])))) {
         await indexes.ensure(d);
       }
-      return db.atomic(async () => {
-        const p = new Params();
-        const documents = episodes.map((e) => documentVector(e.text));
-        const rows = episodes.map(
-          (e, i) =>
-            `(${scopeValuesSql(e.scope, p)}, ${p.add(e.id)}, ${p.add(e.text)}, ${p.add(e.role ?? null)},
-              ${p.add(e.speaker ?? null)}, ${p.add(e.occurredAt)}, ${p.add(e.createdAt)}, ${p.add(e.importance)},
-              ${p.add(e.accessCount)}, ${p.add(e.lastAccessedAt ?? null)},
-              ${e.embedding ? `${p.add(e.embedding)}::float8[]` : 'NULL'},
-              ${e.embedding ? `${p.add(vectorLiteral(e.embedding))}::${vector}.vector` : 'NULL'},
-              ${p.add(e.contentHash)}, ${p.add(e.status)}, ${p.add(e.mergedInto ?? null)}, ${p.add(e.accessLevel)},
-              ${p.json(e.provenance)}, ${p.json(e.metadata)}, ${e.embedding ? p.add(e.embedding.length) : 'NULL'},
-              ${p.add(documents[i]!.vector)}::tsvector, ${p.add(documents[i]!.length)})`,
-        );
-        const result = await db.query<{ id: string }>(
-          `INSERT INTO ${schema}.episodes (${INSERT_COLUMNS}, dims, search, doc_length)
-           VALUES ${rows.join(', ')}
-           ON CONFLICT DO NOTHING RETURNING id`,
+      const p = new Params();
+      const documents = episodes.map((e) => documentVector(e.text));
+      const rows = episodes.map(
+        (e, i) =>
+          `(${scopeValuesSql(e.scope, p)}, ${p.add(e.id)}, ${p.add(e.text)}, ${p.add(e.role ?? null)},
+            ${p.add(e.speaker ?? null)}, ${p.add(e.occurredAt)}, ${p.add(e.createdAt)}, ${p.add(e.importance)},
+            ${p.add(e.accessCount)}, ${p.add(e.lastAccessedAt ?? null)},
+            ${e.embedding ? `${p.add(e.embedding)}::float8[]` : 'NULL'},
+            ${e.embedding ? `${p.add(vectorLiteral(e.embedding))}::${vector}.vector` : 'NULL'},
+            ${p.add(e.contentHash)}, ${p.add(e.status)}, ${p.add(e.mergedInto ?? null)}, ${p.add(e.accessLevel)},
+            ${p.json(e.provenance)}, ${p.json(e.metadata)}, ${e.embedding ? p.add(e.embedding.length) : 'NULL'},
+            ${p.add(documents[i]!.vector)}::tsvector, ${p.add(documents[i]!.length)})`,
+      );
+      // One statement: the rows and BM25's statistics commit together, or (an id taken) neither.
+      try {
+        await db.query(
+          `WITH inserted AS (
+             INSERT INTO ${schema}.episodes (${STORED_COLUMNS}, dims, search, doc_length)
+             VALUES ${rows.join(', ')}
+             RETURNING tenant_id, doc_length, search),
+           ${keywordChangesSql(schema, 'inserted', 1)}
+           SELECT count(*) AS n FROM inserted`,
           p.values,
         );
-        if (result.rows.length !== episodes.length) {
-          const inserted = new Set(result.rows.map((row) => row.id));
-          const seen = new Set<string>();
-          const taken = episodes.find((e) => {
-            const repeat = seen.has(e.id) || !inserted.has(e.id);
-            seen.add(e.id);
-            return repeat;
-          });
-          throw conflict(`episode "${taken?.id}" already exists`, { id: taken?.id });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+          const taken = /\(tenant_id, id\)=\((.*), (.*)\)/.exec(
+            String((error as { detail?: unknown }).detail),
+          )?.[2];
+          throw conflict(
+            taken ? `episode "${taken}" already exists` : 'an episode id of the batch already exists',
+            { id: taken },
+          );
         }
-        const added = episodes.map((e, i) => ({
-          tenant: tenantOf(e.scope),
-          docLength: documents[i]!.length,
-        }));
-        await applyStatsChanges(db, schema, statsChanges(added, 1));
-        return episodes.map((e) => compact(e) as EpisodeRecord);
-      });
+        throw error;
+      }
+      return episodes.map((e) => compact(e) as EpisodeRecord);
     },
 
     async get({ scope, ids, accessLevel }) {
@@ -359,13 +484,30 @@ export function episodeDriver(
       const tsquery = anyTermQuery(terms);
       if (tsquery === undefined) return [];
       const { schema } = await db.names();
+      if (options.keywordRanking === 'ts_rank_cd') {
+        const p = new Params();
+        const q = `${p.add(tsquery)}::tsquery`;
+        const result = await db.query<ScoredRow>(
+          tsRankSql(schema, args, q, p, options.rankNormalization),
+          p.values,
+        );
+        return scored(result.rows);
+      }
+      const stats = await collectionStats(db, schema, tenantOf(args.scope), terms);
+      // Terms no episode of the tenant holds match nothing and add nothing.
+      const present = stats.weights.filter((w) => w.documents > 0);
+      if (present.length === 0) return [];
+      const { essential, bound } = essentialTerms(present);
+      if (essential.length < present.length) {
+        // MaxScore: match only the heavier terms; the answer stands when its last score beats
+        // every score an episode holding none of them could reach.
+        const p = new Params();
+        const result = await db.query<ScoredRow>(bm25Sql(schema, args, stats, essential, p), p.values);
+        const last = result.rows[args.limit - 1];
+        if (last && Number(last.score) > bound) return scored(result.rows);
+      }
       const p = new Params();
-      const q = `${p.add(tsquery)}::tsquery`;
-      const sql =
-        options.keywordRanking === 'bm25'
-          ? bm25Sql(schema, args, terms, q, p)
-          : tsRankSql(schema, args, q, p, options.rankNormalization);
-      const result = await db.query<ScoredRow>(sql, p.values);
+      const result = await db.query<ScoredRow>(bm25Sql(schema, args, stats, present, p), p.values);
       return scored(result.rows);
     },
 
@@ -428,19 +570,16 @@ export function episodeDriver(
 
     async delete({ scope, ids }) {
       const { schema } = await db.names();
-      return db.atomic(async () => {
-        const p = new Params();
-        const result = await db.query<{ doc_length: number }>(
-          `DELETE FROM ${schema}.episodes WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)}) RETURNING doc_length`,
-          p.values,
-        );
-        const removed = result.rows.map((row) => ({
-          tenant: tenantOf(scope),
-          docLength: Number(row.doc_length),
-        }));
-        await applyStatsChanges(db, schema, statsChanges(removed, -1));
-        return { deleted: result.rows.length };
-      });
+      const p = new Params();
+      const result = await db.query<{ n: unknown }>(
+        `WITH gone AS (
+           DELETE FROM ${schema}.episodes WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)})
+           RETURNING tenant_id, doc_length, search),
+         ${keywordChangesSql(schema, 'gone', -1)}
+         SELECT count(*) AS n FROM gone`,
+        p.values,
+      );
+      return { deleted: int(result.rows[0]!.n) };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { type ForgetCounts, type Scope, tenantOf } from '@strata-memory/core';
-import { applyStatsChanges, statsChanges } from '../search/keyword-stats.ts';
+import { keywordChangesSql } from '../search/keyword-stats.ts';
 import { Params } from '../sql/params.ts';
 import { subtreeSql } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
@@ -20,16 +20,14 @@ export async function forgetSubtree(db: Database, scope: Scope): Promise<ForgetC
     const messages = await erase('messages');
     const threads = await erase('threads');
     const e = new Params();
-    const erased = await db.query<{ doc_length: number }>(
-      `DELETE FROM ${schema}.episodes WHERE ${subtreeSql(scope, e)} RETURNING doc_length`,
+    const erased = await db.query<{ n: unknown }>(
+      `WITH gone AS (
+         DELETE FROM ${schema}.episodes WHERE ${subtreeSql(scope, e)} RETURNING tenant_id, doc_length, search),
+       ${keywordChangesSql(schema, 'gone', -1)}
+       SELECT count(*) AS n FROM gone`,
       e.values,
     );
-    const episodes = erased.rows.length;
-    const removed = erased.rows.map((row) => ({
-      tenant: tenantOf(scope),
-      docLength: Number(row.doc_length),
-    }));
-    await applyStatsChanges(db, schema, statsChanges(removed, -1));
+    const episodes = Number(erased.rows[0]!.n);
     const facts = await erase('facts');
     let edges = await erase('edges');
     const p = new Params();

@@ -14,6 +14,7 @@ import { forgetSubtree } from './forget.ts';
 import { graphDriver } from './graph.ts';
 import { ledgerDriver } from './ledger.ts';
 import { reviewDriver } from './review.ts';
+import { scopeDriver } from './scopes.ts';
 import { stateDriver } from './state.ts';
 import { threadDriver } from './threads.ts';
 
@@ -36,6 +37,7 @@ const READ_ONLY: Record<keyof StoreDriverTransaction, ReadonlySet<string>> = {
   ledger: new Set(['get', 'list']),
   review: new Set(['get', 'list']),
   audit: new Set(['list']),
+  scopes: new Set(['list']),
 };
 type Wrapper = (method: AnyMethod, readOnly: boolean) => AnyMethod;
 
@@ -64,6 +66,7 @@ export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
     ledger: ledgerDriver(db),
     review: reviewDriver(db),
     audit: auditDriver(db),
+    scopes: scopeDriver(db),
   };
   const outer = wrapEach(raw, (method, readOnly) =>
     readOnly ? (args) => db.call(() => db.read(() => method(args))) : (args) => db.call(() => method(args)),
@@ -84,9 +87,10 @@ export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
     ...outer,
 
     async transaction(fn) {
-      // A nested call (from inside `fn`, through the store or `tx`) joins the open transaction.
+      // A nested call (from inside `fn`, through the store or `tx`) runs in a savepoint of the open
+      // transaction: its failure undoes its own writes only.
       const joined = db.transactionHandle() as { tx: StoreDriverTransaction } | undefined;
-      if (joined) return fn(joined.tx);
+      if (joined) return db.nested(() => fn(joined.tx));
       return db.openTransaction(
         (bind) => {
           let active = true;

@@ -11,6 +11,8 @@
  * in-memory reference store sorts by.
  */
 
+import { scopedSearchSql } from '../search/scoped-search.ts';
+
 export interface SchemaNames {
   /** The quoted schema holding Strata's tables. */
   schema: string;
@@ -228,6 +230,37 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (tenant_id, seq),
         UNIQUE (tenant_id, id))`,
       `CREATE INDEX audit_timeline ON ${s}.audit_log (tenant_id, at, seq)`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'BM25 document frequencies per tenant and lexeme; scope-led indexes for scopes.list',
+    statements: ({ schema: s }) => [
+      // BM25's document frequency of each lexeme per tenant, kept by every episode write in its
+      // transaction (split in a few slots per lexeme, as keyword_stats is, so concurrent writers of
+      // one tenant rarely wait on the same row; readers sum them). A search reads a few rows per
+      // query term instead of counting the term's postings.
+      `CREATE TABLE ${s}.keyword_terms (
+        tenant_id text COLLATE "C" NOT NULL,
+        lexeme text COLLATE "C" NOT NULL,
+        slot smallint NOT NULL,
+        documents bigint NOT NULL,
+        PRIMARY KEY (tenant_id, lexeme, slot))`,
+      `INSERT INTO ${s}.keyword_terms (tenant_id, lexeme, slot, documents)
+        SELECT e.tenant_id, t.lexeme, 0, count(*)
+          FROM ${s}.episodes e CROSS JOIN LATERAL unnest(tsvector_to_array(e.search)) AS t(lexeme)
+         GROUP BY e.tenant_id, t.lexeme`,
+      // Keyword search matches inside one GIN index over the search tsvector plus a lexeme naming
+      // the row's exact scope (see search/scoped-search.ts), so a search reads only the reader's
+      // matching rows. Document frequencies no longer come from this index (keyword_terms does),
+      // so it need not lead with tenant_id: the scope lexeme holds the tenant.
+      `DROP INDEX ${s}.episodes_search`,
+      `CREATE INDEX episodes_keywords ON ${s}.episodes USING gin (${scopedSearchSql()})`,
+      // scopes.list walks each table's scope-led index, one seek per distinct scope; these three
+      // tables had none (edges only for active ones).
+      `CREATE INDEX edges_scope ON ${s}.edges (${SCOPE_KEY})`,
+      `CREATE INDEX review_scope ON ${s}.review_items (${SCOPE_KEY})`,
+      `CREATE INDEX audit_scope ON ${s}.audit_log (${SCOPE_KEY})`,
     ],
   },
 ];

@@ -1,48 +1,41 @@
 import { randomInt } from 'node:crypto';
-import type { Database } from '../driver/database.ts';
-import { Params } from '../sql/params.ts';
 
 /** Slots per tenant in `keyword_stats`. */
 export const KEYWORD_STAT_SLOTS = 8;
-
-export interface StatsChange {
-  tenant: string;
-  documents: number;
-  terms: number;
-}
-
-/** Sums episode and term counts per tenant (negative for deletions). */
-export function statsChanges(
-  rows: ReadonlyArray<{ tenant: string; docLength: number }>,
-  sign: 1 | -1,
-): StatsChange[] {
-  const byTenant = new Map<string, StatsChange>();
-  for (const row of rows) {
-    let change = byTenant.get(row.tenant);
-    if (!change) {
-      change = { tenant: row.tenant, documents: 0, terms: 0 };
-      byTenant.set(row.tenant, change);
-    }
-    change.documents += sign;
-    change.terms += sign * row.docLength;
-  }
-  // One order for every writer, so two transactions never wait on each other's rows in a cycle.
-  return [...byTenant.values()].sort((a, b) => (a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0));
-}
+/** Slots per tenant and lexeme in `keyword_terms` (fewer: there are many more rows). */
+export const KEYWORD_TERM_SLOTS = 4;
 
 /**
- * Adds episode and term counts to BM25's per-tenant statistics, in the caller's transaction (so
- * they change exactly when the episodes do).
+ * The CTEs that add the episodes in CTE `source` (columns `tenant_id`, `doc_length`, `search`) to
+ * BM25's per-tenant statistics (`sign` 1), or take them out (-1): the episode and term totals in
+ * `keyword_stats`, and each lexeme's document count in `keyword_terms`. Put after the CTE that
+ * inserts or deletes the episodes, in the same statement, they change exactly when the episodes do
+ * (a failed statement changes neither).
+ *
+ * A writer adds to one random slot of each (a tenant's rows are split in slots that readers sum),
+ * so concurrent writers of one tenant rarely wait on the same rows. Within the statement rows are
+ * locked in one order (lexemes in sorted order, then the totals), so two writers never wait on each
+ * other in a cycle.
  */
-export async function applyStatsChanges(db: Database, schema: string, changes: StatsChange[]): Promise<void> {
-  if (changes.length === 0) return;
-  const p = new Params();
+export function keywordChangesSql(schema: string, source: string, sign: 1 | -1): string {
   const slot = randomInt(KEYWORD_STAT_SLOTS);
-  const rows = changes.map((c) => `(${p.add(c.tenant)}, ${slot}, ${p.add(c.documents)}, ${p.add(c.terms)})`);
-  await db.query(
-    `INSERT INTO ${schema}.keyword_stats AS k (tenant_id, slot, documents, terms) VALUES ${rows.join(', ')}
-     ON CONFLICT (tenant_id, slot) DO UPDATE
-        SET documents = k.documents + EXCLUDED.documents, terms = k.terms + EXCLUDED.terms`,
-    p.values,
-  );
+  const count = sign === 1 ? 'count(*)' : '-count(*)';
+  const length = sign === 1 ? 'sum(doc_length)' : '-sum(doc_length)';
+  return `keyword_terms_changed AS (
+      INSERT INTO ${schema}.keyword_terms AS k (tenant_id, lexeme, slot, documents)
+      SELECT s.tenant_id, t.lexeme, ${slot % KEYWORD_TERM_SLOTS}, ${count}
+        FROM ${source} s CROSS JOIN LATERAL unnest(tsvector_to_array(s.search)) AS t(lexeme)
+       GROUP BY s.tenant_id, t.lexeme
+       ORDER BY s.tenant_id, t.lexeme
+      ON CONFLICT (tenant_id, lexeme, slot) DO UPDATE SET documents = k.documents + EXCLUDED.documents
+      RETURNING 1),
+    keyword_totals_changed AS (
+      INSERT INTO ${schema}.keyword_stats AS k (tenant_id, slot, documents, terms)
+      SELECT tenant_id, ${slot}, ${count}, ${length} FROM ${source}
+       WHERE (SELECT count(*) FROM keyword_terms_changed) >= 0
+       GROUP BY tenant_id
+       ORDER BY tenant_id
+      ON CONFLICT (tenant_id, slot) DO UPDATE
+         SET documents = k.documents + EXCLUDED.documents, terms = k.terms + EXCLUDED.terms
+      RETURNING 1)`;
 }

@@ -8,11 +8,12 @@ describe('documentVector', () => {
     expect(documentVector('payment terms: payment due')).toEqual({
       vector: "'payment':1,3 'term':2 'due':4",
       length: 4,
+      lexemes: ['payment', 'term', 'due'],
     });
   });
 
   it('is empty for text without terms', () => {
-    expect(documentVector('the, of and...')).toEqual({ vector: '', length: 0 });
+    expect(documentVector('the, of and...')).toEqual({ vector: '', length: 0, lexemes: [] });
   });
 
   it('keeps at most 256 positions per lexeme and clamps positions at 16383', () => {

@@ -16,11 +16,11 @@ function fits(term: string): boolean {
 
 /**
  * An episode's text as tsvector input, each analyzed term with its word positions (so
- * `ts_rank_cd` can measure how close matched terms are, and BM25 can count them), and the
- * number of terms (BM25's document length). Positions past PostgreSQL's limits are clamped or
- * dropped, as `to_tsvector` does.
+ * `ts_rank_cd` can measure how close matched terms are, and BM25 can count them), the number of
+ * terms (BM25's document length) and its distinct lexemes (for BM25's document frequencies).
+ * Positions past PostgreSQL's limits are clamped or dropped, as `to_tsvector` does.
  */
-export function documentVector(text: string): { vector: string; length: number } {
+export function documentVector(text: string): { vector: string; length: number; lexemes: string[] } {
   const terms = analyzeText(text);
   const positions = new Map<string, number[]>();
   terms.forEach((term, index) => {
@@ -36,6 +36,7 @@ export function documentVector(text: string): { vector: string; length: number }
   return {
     vector: [...positions].map(([term, list]) => `${quoteLexeme(term)}:${list.join(',')}`).join(' '),
     length: terms.length,
+    lexemes: [...positions.keys()],
   };
 }
 

@@ -15,8 +15,16 @@ export interface Runner {
 
 interface OpenTransaction {
   open: boolean;
-  /** Serialises nested transactions, whose savepoints stay open across `await`s. */
-  nested: Mutex;
+}
+
+/** Where a caller runs: inside a transaction, at one level of nesting. */
+interface TransactionLevel {
+  transaction: OpenTransaction;
+  /**
+   * Serialises the transactions nested directly in this level, whose savepoints stay open across
+   * `await`s (one nested deeper runs inside its parent's turn, under a lock of its own).
+   */
+  children: Mutex;
 }
 
 export interface SessionOptions {
@@ -31,7 +39,8 @@ export interface SessionOptions {
  * guarding is a transaction held open across `await`s. A FIFO mutex makes every call outside the
  * running transaction wait until it ends. Calls made from inside the transaction's function
  * (tracked with AsyncLocalStorage) join it instead, each inside its own savepoint, so a failed
- * call inside a transaction rolls back only its own writes.
+ * call inside a transaction rolls back only its own writes. A nested `transaction` is a savepoint
+ * held across its function's `await`s: its failure undoes its own writes only.
  *
  * Writes start with `BEGIN IMMEDIATE`, which takes the database's write lock up front, so two
  * processes never deadlock upgrading read locks. When another process holds the lock, SQLite's
@@ -41,7 +50,7 @@ export interface SessionOptions {
  */
 export class Session {
   private readonly mutex = new Mutex();
-  private readonly context = new AsyncLocalStorage<OpenTransaction>();
+  private readonly context = new AsyncLocalStorage<TransactionLevel>();
   private current: OpenTransaction | undefined;
   private savepointCounter = 0;
   private closed = false;
@@ -69,16 +78,17 @@ export class Session {
 
   /** Runs `fn` as one transaction; `fn` gets a runner bound to it. */
   async transaction<T>(fn: (runner: Runner) => Promise<T>): Promise<T> {
-    const joined = this.joinedTransaction();
+    const joined = this.joinedLevel();
     if (joined) return this.nestedTransaction(joined, fn);
     const release = await this.mutex.acquire();
     try {
       this.assertOpen();
       await this.retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'));
-      const state: OpenTransaction = { open: true, nested: new Mutex() };
+      const state: OpenTransaction = { open: true };
       this.current = state;
       try {
-        const result = await this.context.run(state, () => fn(this.runnerFor(state)));
+        const level: TransactionLevel = { transaction: state, children: new Mutex() };
+        const result = await this.context.run(level, () => fn(this.runnerFor(state)));
         this.db.exec('COMMIT');
         return result;
       } catch (error) {
@@ -163,13 +173,18 @@ export class Session {
     }
   }
 
-  private async nestedTransaction<T>(state: OpenTransaction, fn: (runner: Runner) => Promise<T>): Promise<T> {
-    const release = await state.nested.acquire();
+  private async nestedTransaction<T>(
+    parent: TransactionLevel,
+    fn: (runner: Runner) => Promise<T>,
+  ): Promise<T> {
+    const state = parent.transaction;
+    const release = await parent.children.acquire();
     try {
       this.assertActive(state);
       const name = this.openSavepoint();
       try {
-        const result = await fn(this.runnerFor(state));
+        const level: TransactionLevel = { transaction: state, children: new Mutex() };
+        const result = await this.context.run(level, () => fn(this.runnerFor(state)));
         this.db.exec(`RELEASE ${name}`);
         return result;
       } catch (error) {
@@ -226,9 +241,13 @@ export class Session {
     for (const listener of this.rollbackListeners) listener();
   }
 
+  private joinedLevel(): TransactionLevel | undefined {
+    const level = this.context.getStore();
+    return level?.transaction.open && level.transaction === this.current ? level : undefined;
+  }
+
   private joinedTransaction(): OpenTransaction | undefined {
-    const state = this.context.getStore();
-    return state?.open && state === this.current ? state : undefined;
+    return this.joinedLevel()?.transaction;
   }
 
   private async retryWhileBusy<T>(attempt: () => T): Promise<T> {

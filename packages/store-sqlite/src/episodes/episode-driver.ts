@@ -11,7 +11,15 @@ import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';
 import { fromJson, optional, toJson } from '../sql/json-columns.ts';
-import { allOf, type Clause, exactScopeClause, inClause, visibleClause } from '../sql/scope-sql.ts';
+import {
+  allOf,
+  type Clause,
+  exactScopeClause,
+  inClause,
+  type ScopeRow,
+  scopeOfRow,
+  visibleClause,
+} from '../sql/scope-sql.ts';
 import {
   decodeEmbedding,
   EPISODE_FROM,
@@ -22,7 +30,8 @@ import {
   type LoadedEpisodeRow,
   toEpisode,
 } from './episode-rows.ts';
-import { matchExpression, searchTextOf } from './keyword-query.ts';
+import { queryTerms, searchTextOf, termsMatchExpression } from './keyword-query.ts';
+import type { TermStatistics } from './term-statistics.ts';
 import { isIndexable, MAX_K, type VectorIndex } from './vector-index.ts';
 
 interface EpisodeFilter {
@@ -55,6 +64,13 @@ function cosine(query: readonly number[], queryNorm: number, row: LoadedEpisodeR
   return dot / (row.embedding_norm * queryNorm);
 }
 
+interface RankedRow {
+  row_id: number;
+  id: string;
+  /** FTS5's bm25(): negative, lower is better. */
+  rank: number;
+}
+
 /** Rows the vector search re-scores beyond `limit`, so float32 rounding in vec0 cannot drop a true top result. */
 const VECTOR_MARGIN = 8;
 
@@ -66,7 +82,12 @@ const VECTOR_MARGIN = 8;
  * Reads that rank or page first pick row ids with a query over the small episode rows only, then
  * load the chosen rows with their embeddings, so sorting never carries vectors around.
  */
-export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex): EpisodeDriver {
+export function episodeDriver(
+  sql: Statements,
+  run: Runner,
+  vectors: VectorIndex,
+  terms: TermStatistics,
+): EpisodeDriver {
   /** Full rows for `rowIds`, keyed by row id. */
   const load = (rowIds: readonly number[]): Map<number, LoadedEpisodeRow> => {
     if (rowIds.length === 0) return new Map();
@@ -82,6 +103,59 @@ export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex
     const byId = load(rowIds);
     return rowIds.map((rowId) => byId.get(rowId)!);
   };
+
+  /**
+   * Keyword ranking by the index alone: FTS5 ranks the rows matching `match` (whose scope tokens
+   * already confine it to the reader's scopes) without touching the episodes table, and only the
+   * best `limit + margin` are checked against the full filter (status, time, access level).
+   * `exact` is false when that cannot give the right answer: fewer than `limit` candidates pass the
+   * filter while the index holds more matches, or a tie in rank reaches past the candidates (ties
+   * go by id, which the index does not know).
+   */
+  const rankInIndex = (
+    match: string,
+    where: Clause,
+    limit: number,
+  ): { rows: RankedRow[]; exact: boolean } => {
+    const wanted = limit + Math.max(limit, 16);
+    const candidates = sql.all<{ rowid: number; rank: number }>(
+      `SELECT rowid, bm25(episodes_fts, 1.0, 0.0) AS rank FROM episodes_fts
+        WHERE episodes_fts MATCH ? ORDER BY rank LIMIT ?`,
+      [match, wanted],
+    );
+    if (candidates.length === 0) return { rows: [], exact: true };
+    const rankOf = new Map(candidates.map((c) => [c.rowid, c.rank]));
+    const filter = allOf(
+      where,
+      inClause(
+        'e.row_id',
+        candidates.map((c) => c.rowid),
+      ),
+    );
+    const rows = sql
+      .all<{ row_id: number; id: string }>(
+        `SELECT e.row_id, e.id FROM episodes e WHERE ${filter.sql}`,
+        filter.params,
+      )
+      .map((row) => ({ row_id: row.row_id, id: row.id, rank: rankOf.get(row.row_id)! }))
+      .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit);
+    const complete = candidates.length < wanted;
+    const tieAtEdge =
+      !complete && rows.length === limit && rows[limit - 1]!.rank === candidates[candidates.length - 1]!.rank;
+    return { rows, exact: !tieAtEdge && (rows.length === limit || complete) };
+  };
+
+  /** Keyword ranking joined with the episodes table: exact in every case, slower on many matches. */
+  const rankJoined = (match: string, where: Clause, limit: number): RankedRow[] =>
+    sql.all<RankedRow>(
+      `SELECT e.row_id, e.id, bm25(episodes_fts, 1.0, 0.0) AS rank
+         FROM episodes_fts JOIN episodes e ON e.row_id = episodes_fts.rowid
+        WHERE episodes_fts MATCH ? AND ${where.sql}
+        ORDER BY rank ASC, e.id ASC
+        LIMIT ?`,
+      [match, ...where.params, limit],
+    );
 
   const visibleRows = (scope: Scope, ids: readonly string[], extra?: Clause): EpisodeRow[] => {
     if (ids.length === 0) return [];
@@ -138,7 +212,6 @@ export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex
       vectors.add({
         rowId,
         scope: episode.scope,
-        tenant: c.tenant,
         status: episode.status,
         accessLevel: episode.accessLevel,
         occurredAt: episode.occurredAt,
@@ -216,19 +289,25 @@ export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex
 
     searchKeyword: (args) =>
       run.read(() => {
-        const match = matchExpression(args.query, args.scope);
-        if (match === undefined) return [];
+        const words = queryTerms(args.query);
+        if (words.length === 0) return [];
         const where = filterClause(args);
-        // The MATCH already holds the reader's scopes; the WHERE repeats the exact filter. bm25() is
-        // negative, lower is better; the scope column carries no weight.
-        const ranked = sql.all<{ row_id: number; rank: number }>(
-          `SELECT e.row_id, bm25(episodes_fts, 1.0, 0.0) AS rank
-           FROM episodes_fts JOIN episodes e ON e.row_id = episodes_fts.rowid
-           WHERE episodes_fts MATCH ? AND ${where.sql}
-           ORDER BY rank ASC, e.id ASC
-           LIMIT ?`,
-          [match, ...where.params, args.limit],
-        );
+        const match = termsMatchExpression(words, args.scope);
+        let ranked: RankedRow[] | undefined;
+        // Words in most episodes weigh next to nothing in BM25 but make FTS5 rank most of the
+        // reader's episodes: search without them first (see TermStatistics). That answer stands
+        // when it fills the page; otherwise episodes holding only those words may be missing.
+        const common = terms.commonWords(words);
+        if (common.size > 0) {
+          const rare = words.filter((word) => !common.has(word));
+          const pruned = rankInIndex(termsMatchExpression(rare, args.scope), where, args.limit);
+          if (pruned.exact && pruned.rows.length === args.limit) ranked = pruned.rows;
+        }
+        if (!ranked) {
+          const full = rankInIndex(match, where, args.limit);
+          if (full.exact) ranked = full.rows;
+        }
+        ranked ??= rankJoined(match, where, args.limit);
         const rows = loadInOrder(ranked.map((r) => r.row_id));
         return rows.map((row, i) => ({ episode: toEpisode(row), score: -ranked[i]!.rank }));
       }),
@@ -251,18 +330,17 @@ export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex
           return loadInOrder(rowIds).map((row) => ({ episode: toEpisode(row), score: 0 }));
         }
 
-        const tenant = scopeColumns(args.scope).tenant;
+        const partitions = vectors.visiblePartitions(dimensions, args.scope);
         const wanted = args.limit + VECTOR_MARGIN;
-        // Past `exactLimit` vectors, a tenant is searched through sign bits for `oversampling`
-        // times the rows wanted, and those are re-ranked below by exact cosine.
-        const coarse = vectors.partitionSize(dimensions, tenant) > vectors.options.exactLimit;
+        // Past `exactLimit` vectors in the reader's scopes, the search goes through sign bits for
+        // `oversampling` times the rows wanted, and those are re-ranked below by exact cosine.
+        const coarse = partitions.vectors > vectors.options.exactLimit;
         let k = coarse ? wanted * vectors.options.oversampling : wanted;
         let found: number[] = [];
         for (;;) {
           const neighbours = vectors.search({
             dimensions,
-            scope: args.scope,
-            tenant,
+            partitions: partitions.keys,
             statuses: args.status,
             accessLevel: args.accessLevel,
             since: args.since,
@@ -382,13 +460,13 @@ export function episodeDriver(sql: Statements, run: Runner, vectors: VectorIndex
 export function deleteEpisodeRows(
   sql: Statements,
   vectors: VectorIndex,
-  rows: ReadonlyArray<Pick<EpisodeRow, 'row_id' | 'tenant' | 'dimensions' | 'embedding_norm'>>,
+  rows: ReadonlyArray<Pick<EpisodeRow, 'row_id' | keyof ScopeRow | 'dimensions' | 'embedding_norm'>>,
 ): void {
-  const bySize = new Map<number, Array<{ rowId: number; tenant: string }>>();
+  const bySize = new Map<number, Array<{ rowId: number; scope: Scope }>>();
   for (const row of rows) {
     if (row.dimensions === null || !isIndexable(row.embedding_norm)) continue;
     const list = bySize.get(row.dimensions) ?? [];
-    list.push({ rowId: row.row_id, tenant: row.tenant });
+    list.push({ rowId: row.row_id, scope: scopeOfRow(row) });
     bySize.set(row.dimensions, list);
   }
   for (const [dimensions, indexed] of bySize) vectors.remove(dimensions, indexed);

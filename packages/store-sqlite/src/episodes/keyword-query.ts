@@ -1,4 +1,4 @@
-import type { Scope } from '@strata-memory/core';
+import { ENGLISH_STOP_WORDS, type Scope } from '@strata-memory/core';
 import { visibleScopeColumns } from '../sql/scope-sql.ts';
 
 /**
@@ -10,22 +10,9 @@ import { visibleScopeColumns } from '../sql/scope-sql.ts';
  *   so a word inside a sentence still matches.
  * - A query is plain text: its words become quoted FTS5 strings joined with OR, so quotes, `*`,
  *   `OR`, `NEAR`, `-`, `:` and parentheses are literal text, never syntax, and nothing throws.
- * - English stop words are dropped from the query; a query of stop words alone matches nothing.
+ * - English stop words (core's list, the one every driver drops) are dropped from the query; a
+ *   query of stop words alone matches nothing.
  */
-
-/** English stop words (the common NLTK list), the same list core's in-memory store uses. */
-const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her ' +
-    'hers herself it its itself they them their theirs themselves what which who whom this that these ' +
-    'those am is are was were be been being have has had having do does did doing a an the and but if ' +
-    'or because as until while of at by for with about against between into through during before after ' +
-    'above below to from up down in out on off over under again further then once here there when where ' +
-    'why how all any both each few more most other some such no nor not only own same so than too very ' +
-    's t can will just don should now d ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ' +
-    'ma mightn mustn needn shan shouldn wasn weren won wouldn'
-  ).split(' '),
-);
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const LATIN_DIACRITICS = /[\u0300-\u036f]/g;
@@ -76,7 +63,11 @@ export function visibleScopeTokens(scope: Scope): string[] {
  */
 export function matchExpression(query: string, scope: Scope): string | undefined {
   const terms = queryTerms(query);
-  if (terms.length === 0) return undefined;
+  return terms.length === 0 ? undefined : termsMatchExpression(terms, scope);
+}
+
+/** The FTS5 MATCH expression for query terms (from `queryTerms`, at least one) read at `scope`. */
+export function termsMatchExpression(terms: readonly string[], scope: Scope): string {
   const scopes = visibleScopeTokens(scope).map((token) => `"${token}"`);
   return `scope_key : (${scopes.join(' OR ')}) AND body : (${terms.map((term) => `"${term}"`).join(' OR ')})`;
 }

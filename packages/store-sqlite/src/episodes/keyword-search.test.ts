@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Scope, Store } from '@strata-memory/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Statements } from '../database/statements.ts';
 import { sqliteStore } from '../index.ts';
 import {
   matchExpression,
@@ -8,6 +13,7 @@ import {
   searchTextOf,
   visibleScopeTokens,
 } from './keyword-query.ts';
+import { TermStatistics } from './term-statistics.ts';
 
 describe('keyword query building', () => {
   it('folds case and diacritics, drops stop words, keeps each term once', () => {
@@ -158,5 +164,146 @@ describe('keyword search on SQLite FTS5', () => {
   it('breaks score ties by id and honours the limit', async () => {
     for (const id of ['e-3', 'e-1', 'e-2']) await put(id, alice, 'identical text here');
     expect(await search(alice, 'identical', { limit: 2 })).toEqual(['e-1', 'e-2']);
+  });
+
+  it('still finds the best visible episodes when the index’s best candidates fail the filter', async () => {
+    // The 60 shortest (best-ranked) matches are archived; the active ones rank below all of them.
+    const archived = Array.from({ length: 60 }, (_, i) => ({
+      id: `arch-${String(i).padStart(2, '0')}`,
+      scope: alice,
+      text: 'deploy',
+      occurredAt: 1,
+      status: 'archived' as const,
+      provenance: { source: 'api' as const },
+    }));
+    const active = Array.from({ length: 30 }, (_, i) => ({
+      id: `act-${String(i).padStart(2, '0')}`,
+      scope: alice,
+      text: `deploy ${'filler '.repeat(i + 1)}`,
+      occurredAt: 1,
+      provenance: { source: 'api' as const },
+    }));
+    await store.episodes.put({ episodes: [...archived, ...active] });
+    expect(await search(alice, 'deploy', { limit: 5 })).toEqual([
+      'act-00',
+      'act-01',
+      'act-02',
+      'act-03',
+      'act-04',
+    ]);
+  });
+
+  it('breaks ties by id even when more tied matches exist than it first ranks', async () => {
+    const ids = Array.from({ length: 80 }, (_, i) => `tie-${String(i).padStart(2, '0')}`).reverse();
+    await store.episodes.put({
+      episodes: ids.map((id) => ({
+        id,
+        scope: alice,
+        text: 'same words',
+        occurredAt: 1,
+        provenance: { source: 'api' },
+      })),
+    });
+    expect(await search(alice, 'words', { limit: 3 })).toEqual(['tie-00', 'tie-01', 'tie-02']);
+  });
+});
+
+describe('keyword search with words found in most episodes', () => {
+  const scope: Scope = { orgId: 'acme', userId: 'ann' };
+  let folder: string;
+  let store: Store;
+
+  /** The reference ranking: every query word in the MATCH, joined with the episodes table. */
+  function reference(query: string, limit: number): Array<{ id: string; score: number }> {
+    const db = new DatabaseSync(join(folder, 'memory.db'), { readOnly: true });
+    try {
+      const rows = db
+        .prepare(
+          `SELECT e.id, bm25(episodes_fts, 1.0, 0.0) AS rank
+             FROM episodes_fts JOIN episodes e ON e.row_id = episodes_fts.rowid
+            WHERE episodes_fts MATCH ? AND e.status = 'active'
+            ORDER BY rank, e.id LIMIT ?`,
+        )
+        .all(matchExpression(query, scope)!, limit) as Array<{ id: string; rank: number }>;
+      return rows.map((row) => ({ id: row.id, score: -row.rank }));
+    } finally {
+      db.close();
+    }
+  }
+
+  beforeEach(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'strata-keyword-'));
+    store = sqliteStore({ path: join(folder, 'memory.db') });
+    // 2,400 episodes: "routine" in nine of ten, "zebra" in 40, "okapi" in 5.
+    const episodes = Array.from({ length: 2_400 }, (_, i) => {
+      const words = [i % 10 === 0 ? 'weekly' : 'routine', `topic${i % 37}`];
+      if (i % 60 === 7) words.push('zebra');
+      if (i % 480 === 11) words.push('okapi');
+      words.push(...Array.from({ length: i % 5 }, () => 'filler'));
+      return {
+        id: `ep-${String(i).padStart(4, '0')}`,
+        scope,
+        text: words.join(' '),
+        occurredAt: i,
+        provenance: { source: 'api' as const },
+      };
+    });
+    for (let start = 0; start < episodes.length; start += 500) {
+      await store.episodes.put({ episodes: episodes.slice(start, start + 500) });
+    }
+  });
+
+  afterEach(async () => {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('ranks as if every word were searched (scores within 1e-5), pruning the common one', async () => {
+    const hits = await store.episodes.searchKeyword({ scope, query: 'routine zebra', limit: 20 });
+    const expected = reference('routine zebra', 20);
+    expect(hits.map((h) => h.episode.id)).toEqual(expected.map((e) => e.id));
+    for (const [i, hit] of hits.entries())
+      expect(Math.abs(hit.score - expected[i]!.score)).toBeLessThan(1e-5);
+  });
+
+  it('fills the page with episodes holding only the common word when the rare ones run out', async () => {
+    const hits = await store.episodes.searchKeyword({ scope, query: 'okapi routine', limit: 20 });
+    expect(hits).toHaveLength(20);
+    expect(hits.filter((h) => h.episode.text.includes('okapi'))).toHaveLength(5);
+    expect(hits.map((h) => h.episode.id)).toEqual(reference('okapi routine', 20).map((e) => e.id));
+  });
+});
+
+describe('TermStatistics', () => {
+  it('names the query words in most indexed episodes, never all of them, and nothing on a small index', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'strata-terms-'));
+    const store = sqliteStore({ path: join(folder, 'memory.db') });
+    const scope = { userId: 'u' };
+    const put = (count: number, text: (i: number) => string) =>
+      store.episodes.put({
+        episodes: Array.from({ length: count }, (_, i) => ({
+          scope,
+          text: text(i),
+          occurredAt: i,
+          provenance: { source: 'api' as const },
+        })),
+      });
+    await put(1_000, (i) => `shipping notice ${i}`);
+    const db = new DatabaseSync(join(folder, 'memory.db'));
+    const statistics = new TermStatistics(new Statements(db));
+    expect(statistics.commonWords(['shipping', 'rare'])).toEqual(new Set());
+    await put(1_000, (i) => `shipped parcel ${i}`);
+    await put(500, (i) => `parcel ${i}`);
+    // "ships" stems like "shipping" and "shipped": the index's own tokenizer decides.
+    const later = Date.now() + 60_000;
+    expect(statistics.commonWords(['ships', 'parcel', 'notice'], later)).toEqual(
+      new Set(['ships', 'parcel']),
+    );
+    expect(statistics.commonWords(['ships'], later)).toEqual(new Set());
+    expect(statistics.commonWords(['ships', 'parcel'], later)).toEqual(new Set());
+    statistics.close();
+    db.close();
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
   });
 });

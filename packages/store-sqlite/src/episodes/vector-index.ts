@@ -6,26 +6,28 @@ import { inClause, type SqlValue, scopeValues, visibleScopeColumns } from '../sq
 /**
  * Episode embeddings in sqlite-vec `vec0` tables, one per vector size, created on first use.
  *
- * Each table is partitioned by tenant (a vec0 partition key), so a search reads only the
- * reader's tenant's vectors. Within it, metadata columns carry what the read filter needs: the
- * hash of the row's exact scope, its status, access level and time. A search passes the hashes of
- * every scope visible to the reader (at most 16: each level unset or the reader's), so vec0's
- * top-k already holds only visible rows, however many nearer vectors other scopes hold. The caller
- * still checks every returned row against the episodes table with the exact SQL filter (a hash can
+ * Each table is partitioned by the hash of the row's exact scope (a vec0 partition key), so a
+ * search reads only the partitions of the scopes the reader may see (at most 16: each level unset
+ * or the reader's), never a sibling's or another tenant's, however many vectors they hold: in a
+ * tenant of a thousand users, a user's search reads that user's vectors and the shared ones above.
+ * Metadata columns carry the rest of the read filter (status, access level, time). The caller still
+ * checks every returned row against the episodes table with the exact SQL filter (a hash can
  * collide) and asks for more when rows fall out.
  *
  * Each row holds its vector twice: unit-length float32, compared by L2 distance (on unit vectors
  * the same order as cosine, at half the arithmetic), and as sign bits, compared by Hamming
- * distance at a fraction of the cost. sqlite-vec 0.1 searches by brute force, so a tenant with
- * more vectors than `exactLimit` is searched through its sign bits for `oversampling` times the
- * rows asked for, and the caller re-ranks those by exact cosine; smaller tenants are searched
- * exactly. `vector_partitions` counts each tenant's vectors to choose. Zero vectors have no
- * direction and are not indexed (their score is 0).
+ * distance at a fraction of the cost. sqlite-vec 0.1 searches by brute force, so a search whose
+ * visible partitions hold more vectors than `exactLimit` goes through the sign bits for
+ * `oversampling` times the rows asked for, and the caller re-ranks those by exact cosine; smaller
+ * ones are searched exactly. `vector_scopes` counts each scope's vectors per size to choose. Zero
+ * vectors have no direction and are not indexed (their score is 0).
+ *
+ * Every partition takes at least one chunk (`chunkSize` vectors) of space, so very many scopes
+ * holding a few vectors each (long-term memory kept per thread) cost space: lower `chunkSize`.
  */
 export interface VectorEntry {
   rowId: number;
   scope: Scope;
-  tenant: string;
   status: string;
   accessLevel: number;
   occurredAt: number;
@@ -35,8 +37,8 @@ export interface VectorEntry {
 
 export interface VectorQuery {
   dimensions: number;
-  scope: Scope;
-  tenant: string;
+  /** Scope hashes of the partitions to search (from `visiblePartitions`). */
+  partitions: readonly bigint[];
   statuses: readonly string[];
   accessLevel?: number;
   since?: number;
@@ -50,7 +52,7 @@ export interface VectorQuery {
 export interface VectorIndexOptions {
   /** Vectors per vec0 chunk for tables created from now on. */
   chunkSize: number;
-  /** Tenants with more vectors of one size than this are searched through sign bits first. */
+  /** Searches over more vectors of one size than this go through sign bits first. */
   exactLimit: number;
   /** Candidates a coarse search gathers per row asked for. */
   oversampling: number;
@@ -94,7 +96,26 @@ export function signBits(vector: readonly number[]): Uint8Array {
 
 export function vectorTableName(dimensions: number): string {
   if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`invalid vector size ${dimensions}`);
-  return `episode_vectors_${dimensions}`;
+  return `scoped_vectors_${dimensions}`;
+}
+
+/** The vec0 table of one vector size, partitioned by scope hash. */
+export function vectorTableSql(dimensions: number, chunkSize: number): string {
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${vectorTableName(dimensions)} USING vec0(
+     scope_key INTEGER PARTITION KEY,
+     status TEXT,
+     access_level INTEGER,
+     occurred_at INTEGER,
+     embedding FLOAT[${dimensions}] DISTANCE_METRIC=l2,
+     embedding_bits BIT[${bitLength(dimensions)}],
+     chunk_size = ${chunkSize}
+   )`;
+}
+
+/** Partitions the reader may see that hold vectors of a size, and how many vectors they hold. */
+export interface VisiblePartitions {
+  keys: bigint[];
+  vectors: number;
 }
 
 export class VectorIndex {
@@ -120,26 +141,33 @@ export class VectorIndex {
     return row !== undefined;
   }
 
-  /** Vectors of this size the tenant holds, in every scope and status. */
-  partitionSize(dimensions: number, tenant: string): number {
-    const row = this.sql.get<{ vectors: number }>(
-      'SELECT vectors FROM vector_partitions WHERE tenant = ? AND dimensions = ?',
-      [tenant, dimensions],
+  /** The partitions of the scopes visible from `scope` that hold vectors of this size. */
+  visiblePartitions(dimensions: number, scope: Scope): VisiblePartitions {
+    const hashes = visibleScopeHashes(scope);
+    const where = inClause('scope_key', hashes);
+    // Hashes use all 64 bits: read them as text (node:sqlite refuses integers past 2^53 as numbers).
+    const rows = this.sql.all<{ scope_key: string; vectors: number }>(
+      `SELECT CAST(scope_key AS TEXT) AS scope_key, vectors FROM vector_scopes
+        WHERE dimensions = ? AND ${where.sql} AND vectors > 0`,
+      [dimensions, ...where.params],
     );
-    return row?.vectors ?? 0;
+    return {
+      keys: rows.map((row) => BigInt(row.scope_key)),
+      vectors: rows.reduce((sum, row) => sum + row.vectors, 0),
+    };
   }
 
   add(entry: VectorEntry): void {
     if (!isIndexable(entry.norm)) return;
     const dimensions = entry.vector.length;
     const table = this.ensure(dimensions);
+    const key = scopeHash(scopeValues(entry.scope));
     this.sql.run(
-      `INSERT INTO ${table} (rowid, tenant, scope_hash, status, access_level, occurred_at, embedding, embedding_bits)
-       VALUES (?, ?, ?, ?, ?, ?, ?, vec_bit(?))`,
+      `INSERT INTO ${table} (rowid, scope_key, status, access_level, occurred_at, embedding, embedding_bits)
+       VALUES (?, ?, ?, ?, ?, ?, vec_bit(?))`,
       [
         BigInt(entry.rowId),
-        entry.tenant,
-        scopeHash(scopeValues(entry.scope)),
+        key,
         entry.status,
         BigInt(entry.accessLevel),
         BigInt(entry.occurredAt),
@@ -148,9 +176,9 @@ export class VectorIndex {
       ],
     );
     this.sql.run(
-      `INSERT INTO vector_partitions (tenant, dimensions, vectors) VALUES (?, ?, 1)
-       ON CONFLICT (tenant, dimensions) DO UPDATE SET vectors = vectors + 1`,
-      [entry.tenant, dimensions],
+      `INSERT INTO vector_scopes (scope_key, dimensions, vectors) VALUES (?, ?, 1)
+       ON CONFLICT (scope_key, dimensions) DO UPDATE SET vectors = vectors + 1`,
+      [key, dimensions],
     );
   }
 
@@ -165,31 +193,34 @@ export class VectorIndex {
   }
 
   /** Removes indexed rows (those `add` stored: rows with a non-zero vector). */
-  remove(dimensions: number, rows: ReadonlyArray<{ rowId: number; tenant: string }>): void {
+  remove(dimensions: number, rows: ReadonlyArray<{ rowId: number; scope: Scope }>): void {
     if (rows.length === 0 || !this.has(dimensions)) return;
     const table = vectorTableName(dimensions);
-    const perTenant = new Map<string, number>();
+    const perScope = new Map<bigint, number>();
     for (const row of rows) {
       this.sql.run(`DELETE FROM ${table} WHERE rowid = ?`, [BigInt(row.rowId)]);
-      perTenant.set(row.tenant, (perTenant.get(row.tenant) ?? 0) + 1);
+      const key = scopeHash(scopeValues(row.scope));
+      perScope.set(key, (perScope.get(key) ?? 0) + 1);
     }
-    for (const [tenant, count] of perTenant) {
-      this.sql.run('UPDATE vector_partitions SET vectors = vectors - ? WHERE tenant = ? AND dimensions = ?', [
+    for (const [key, count] of perScope) {
+      this.sql.run('UPDATE vector_scopes SET vectors = vectors - ? WHERE scope_key = ? AND dimensions = ?', [
         count,
-        tenant,
+        key,
         dimensions,
       ]);
     }
   }
 
-  /** Nearest row ids (nearest first) among rows passing the filter columns. */
+  /**
+   * Nearest row ids (nearest first, at most `k`) among rows of the given partitions passing the
+   * filter columns.
+   */
   search(query: VectorQuery): number[] {
-    if (!this.has(query.dimensions)) return [];
+    if (query.partitions.length === 0 || !this.has(query.dimensions)) return [];
     const norm = Math.sqrt(query.vector.reduce((sum, x) => sum + x * x, 0));
     if (!isIndexable(norm)) return [];
     const filters: Array<{ sql: string; params: SqlValue[] }> = [
-      { sql: 'tenant = ?', params: [query.tenant] },
-      inClause('scope_hash', visibleScopeHashes(query.scope)),
+      inClause('scope_key', query.partitions),
       inClause('status', query.statuses),
     ];
     if (query.accessLevel !== undefined) {
@@ -198,34 +229,25 @@ export class VectorIndex {
     if (query.since !== undefined) filters.push({ sql: 'occurred_at >= ?', params: [BigInt(query.since)] });
     if (query.until !== undefined) filters.push({ sql: 'occurred_at <= ?', params: [BigInt(query.until)] });
     const match = query.coarse ? 'embedding_bits MATCH vec_bit(?)' : 'embedding MATCH ?';
+    const k = Math.min(query.k, MAX_K);
+    // With several partitions vec0 finds k rows in each; the k nearest of them are the answer.
     const rows = this.sql.all<{ rowid: number }>(
       `SELECT rowid FROM ${vectorTableName(query.dimensions)}
        WHERE ${match} AND k = ? AND ${filters.map((f) => f.sql).join(' AND ')}
        ORDER BY distance`,
       [
         query.coarse ? signBits(query.vector) : unitFloat32(query.vector, norm),
-        Math.min(query.k, MAX_K),
+        k,
         ...filters.flatMap((f) => f.params),
       ],
     );
-    return rows.map((r) => r.rowid);
+    return rows.slice(0, k).map((r) => r.rowid);
   }
 
   private ensure(dimensions: number): string {
     const table = vectorTableName(dimensions);
     if (this.has(dimensions)) return table;
-    this.sql.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(
-         tenant TEXT PARTITION KEY,
-         scope_hash INTEGER,
-         status TEXT,
-         access_level INTEGER,
-         occurred_at INTEGER,
-         embedding FLOAT[${dimensions}] DISTANCE_METRIC=l2,
-         embedding_bits BIT[${bitLength(dimensions)}],
-         chunk_size = ${this.options.chunkSize}
-       )`,
-    );
+    this.sql.db.exec(vectorTableSql(dimensions, this.options.chunkSize));
     this.sql.run(
       'INSERT OR IGNORE INTO vector_indexes (dimensions, table_name, created_at) VALUES (?, ?, ?)',
       [dimensions, table, Date.now()],

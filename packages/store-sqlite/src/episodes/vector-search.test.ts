@@ -234,8 +234,22 @@ describe.each([
     const bobRows = db.prepare("SELECT row_id FROM episodes WHERE user_id = 'bob'").all() as Array<{
       row_id: number;
     }>;
-    const stamp = db.prepare('UPDATE episode_vectors_8 SET scope_hash = ? WHERE rowid = ?');
-    for (const row of bobRows) stamp.run(aliceHash, BigInt(row.row_id));
+    // The partition key cannot be updated in place: move each row into alice's partition.
+    const read = db.prepare('SELECT embedding, embedding_bits FROM scoped_vectors_8 WHERE rowid = ?');
+    const drop = db.prepare('DELETE FROM scoped_vectors_8 WHERE rowid = ?');
+    const move = db.prepare(
+      `INSERT INTO scoped_vectors_8 (rowid, scope_key, status, access_level, occurred_at, embedding, embedding_bits)
+       VALUES (?, ?, 'active', 0, 1, ?, vec_bit(?))`,
+    );
+    for (const row of bobRows) {
+      const stored = read.get(BigInt(row.row_id)) as { embedding: Uint8Array; embedding_bits: Uint8Array };
+      drop.run(BigInt(row.row_id));
+      move.run(BigInt(row.row_id), aliceHash, stored.embedding, stored.embedding_bits);
+    }
+    db.prepare('UPDATE vector_scopes SET vectors = vectors + ? WHERE scope_key = ?').run(
+      bobRows.length,
+      aliceHash,
+    );
     db.close();
 
     store = sqliteStore({ path, ...options });

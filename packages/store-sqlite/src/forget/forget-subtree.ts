@@ -2,7 +2,7 @@ import type { ForgetCounts, Scope } from '@strata-memory/core';
 import type { Statements } from '../database/statements.ts';
 import { deleteEpisodeRows } from '../episodes/episode-driver.ts';
 import type { VectorIndex } from '../episodes/vector-index.ts';
-import { subtreeClause } from '../sql/scope-sql.ts';
+import { type ScopeRow, subtreeClause } from '../sql/scope-sql.ts';
 
 /**
  * Erases every row stored in the subtree of `scope` from every table (right to be forgotten),
@@ -16,12 +16,13 @@ export function forgetSubtree(sql: Statements, vectors: VectorIndex, scope: Scop
   const messages = erase('messages');
   const threads = erase('threads');
 
-  const episodeRows = sql.all<{
-    row_id: number;
-    tenant: string;
-    dimensions: number | null;
-    embedding_norm: number | null;
-  }>(`SELECT row_id, tenant, dimensions, embedding_norm FROM episodes WHERE ${where.sql}`, where.params);
+  const episodeRows = sql.all<
+    ScopeRow & { row_id: number; dimensions: number | null; embedding_norm: number | null }
+  >(
+    `SELECT row_id, tenant, org_id, user_id, agent_id, thread_id, dimensions, embedding_norm
+       FROM episodes WHERE ${where.sql}`,
+    where.params,
+  );
   deleteEpisodeRows(sql, vectors, episodeRows);
 
   const facts = erase('facts');

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { StrataError } from '@strata-memory/core';
+import { getLoadablePath } from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scopeHash, signBits } from '../episodes/vector-index.ts';
 import { SCHEMA_VERSION, sqliteStore } from '../index.ts';
 import { MIGRATIONS, migrate, readSchemaVersion } from './migrations.ts';
 
@@ -116,6 +118,76 @@ describe('schema migrations', () => {
     expect(after.map((h) => h.episode.id).sort()).toEqual(['new-1', 'old-1']);
     await store.close();
     expect(versionOf(path)).toBe(SCHEMA_VERSION);
+  });
+
+  it('moves version 2 vectors, partitioned by tenant, into scope partitions, searchable as before', async () => {
+    const db = new DatabaseSync(path, { allowExtension: true });
+    db.loadExtension(getLoadablePath());
+    migrate(db, MIGRATIONS.slice(0, 2));
+    // The version 2 layout: one vec0 table per size, partitioned by tenant, scope hash as a filter.
+    db.exec(`CREATE VIRTUAL TABLE episode_vectors_4 USING vec0(
+      tenant TEXT PARTITION KEY, scope_hash INTEGER, status TEXT, access_level INTEGER, occurred_at INTEGER,
+      embedding FLOAT[4] DISTANCE_METRIC=l2, embedding_bits BIT[8], chunk_size = 8)`);
+    db.exec(
+      `INSERT INTO vector_indexes (dimensions, table_name, created_at) VALUES (4, 'episode_vectors_4', 1)`,
+    );
+    const scopes = [
+      { scope: { orgId: 'acme', userId: 'ann' }, columns: ['org:acme', 'acme', 'ann', '', ''] },
+      { scope: { orgId: 'acme', userId: 'bob' }, columns: ['org:acme', 'acme', 'bob', '', ''] },
+    ];
+    const vectors = [
+      [1, 0, 0, 0],
+      [0.9, 0.1, 0, 0],
+      [0, 1, 0, 0],
+      [0.8, 0, 0.2, 0],
+    ];
+    vectors.forEach((vector, i) => {
+      const { columns } = scopes[i % 2]!;
+      const rowId = i + 1;
+      db.prepare(
+        `INSERT INTO episodes (row_id, id, tenant, org_id, user_id, agent_id, thread_id, text, occurred_at, created_at,
+           importance, access_count, dimensions, embedding_norm, content_hash, status, access_level, provenance, metadata)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 1, 0.5, 0, 4, ?, 'h', 'active', 0, '{"source":"api","at":1}', '{}')`,
+      ).run(rowId, `v-${i}`, ...columns, `vector ${i}`, Math.hypot(...vector));
+      db.prepare('INSERT INTO episode_embeddings (row_id, embedding) VALUES (?, ?)').run(
+        rowId,
+        new Uint8Array(Float64Array.from(vector).buffer),
+      );
+      const norm = Math.hypot(...vector);
+      db.prepare(
+        `INSERT INTO episode_vectors_4 (rowid, tenant, scope_hash, status, access_level, occurred_at, embedding, embedding_bits)
+         VALUES (?, 'org:acme', ?, 'active', 0, 1, ?, vec_bit(?))`,
+      ).run(
+        BigInt(rowId),
+        scopeHash(columns),
+        Float32Array.from(vector.map((x) => x / norm)),
+        signBits(vector),
+      );
+    });
+    db.exec(`INSERT INTO vector_partitions (tenant, dimensions, vectors) VALUES ('org:acme', 4, 4)`);
+    db.close();
+
+    const store = sqliteStore({ path });
+    const ann = await store.episodes.searchVector({ scope: scopes[0]!.scope, vector: [1, 0, 0, 0] });
+    expect(ann.map((h) => h.episode.id)).toEqual(['v-0', 'v-2']);
+    const bob = await store.episodes.searchVector({ scope: scopes[1]!.scope, vector: [1, 0, 0, 0] });
+    expect(bob.map((h) => h.episode.id)).toEqual(['v-1', 'v-3']);
+    await store.close();
+    expect(versionOf(path)).toBe(SCHEMA_VERSION);
+    expect(tables(path)).not.toContain('episode_vectors_4');
+    expect(tables(path)).not.toContain('vector_partitions');
+    const check = new DatabaseSync(path);
+    expect(
+      check.prepare('SELECT dimensions, vectors FROM vector_scopes ORDER BY scope_key').all(),
+    ).toHaveLength(2);
+    expect(
+      (
+        check.prepare('SELECT sum(vectors) AS n FROM vector_scopes WHERE dimensions = 4').get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(4);
+    check.close();
   });
 
   it('refuses a database from a newer version with schema_version, and leaves it untouched', async () => {

@@ -17,6 +17,8 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Work SQL alone cannot express (per-table DDL), run after `sql` in the same transaction. */
+  apply?: (db: DatabaseSync) => void;
 }
 
 /** The five scope columns every table leads with. */
@@ -37,6 +39,9 @@ function SCOPE_TOKEN_SQL(prefix: string): string {
   const c = (name: string) => `${prefix}${name}`;
   return `'s' || hex(${c('tenant')} || char(31) || ${c('org_id')} || char(31) || ${c('user_id')} || char(31) || ${c('agent_id')} || char(31) || ${c('thread_id')}) || '0'`;
 }
+
+/** The FTS5 tokenizer of the episode index (also used to turn query words into index terms). */
+export const FTS_TOKENIZER = `"porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -260,7 +265,7 @@ CREATE VIRTUAL TABLE episodes_fts USING fts5(
   scope_key,
   content = 'episodes_search',
   content_rowid = 'row_id',
-  tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+  tokenize = ${FTS_TOKENIZER}
 );
 
 CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
@@ -285,7 +290,67 @@ END;
 INSERT INTO episodes_fts (episodes_fts) VALUES ('rebuild');
 `,
   },
+  {
+    version: 3,
+    description: 'edges indexed by scope (scopes.list); vector index partitioned by exact scope',
+    sql: `
+-- scopes.list walks every table's scope-led index; edges had one only for active edges.
+CREATE INDEX edges_by_scope ON edges (${scopeKey});
+
+-- Indexed vectors per exact scope (its 64-bit hash) and size: a search reads the partitions of
+-- the reader's visible scopes, and their total chooses between exact and coarse-then-exact.
+CREATE TABLE vector_scopes (
+  scope_key INTEGER NOT NULL,
+  dimensions INTEGER NOT NULL,
+  vectors INTEGER NOT NULL,
+  PRIMARY KEY (scope_key, dimensions)
+) STRICT, WITHOUT ROWID;
+`,
+    apply: partitionVectorsByScope,
+  },
 ];
+
+/**
+ * Migration 3's data step: each vector table, partitioned by tenant with the scope hash as a
+ * filter column, is copied into a table partitioned by the scope hash, and the per-tenant counts
+ * give way to per-scope ones. Vectors are copied as stored (no re-quantisation).
+ */
+function partitionVectorsByScope(db: DatabaseSync): void {
+  const tables = db
+    .prepare('SELECT dimensions, table_name FROM vector_indexes ORDER BY dimensions')
+    .all() as Array<{
+    dimensions: number;
+    table_name: string;
+  }>;
+  for (const { dimensions, table_name: old } of tables) {
+    if (!Number.isInteger(dimensions) || dimensions < 1 || !/^[a-z0-9_]+$/.test(old)) {
+      throw new StrataError({
+        code: 'schema_version',
+        message: `Unexpected vector table "${old}" in this database.`,
+      });
+    }
+    const table = `scoped_vectors_${dimensions}`;
+    const bits = Math.ceil(dimensions / 8) * 8;
+    db.exec(
+      `CREATE VIRTUAL TABLE ${table} USING vec0(
+         scope_key INTEGER PARTITION KEY,
+         status TEXT,
+         access_level INTEGER,
+         occurred_at INTEGER,
+         embedding FLOAT[${dimensions}] DISTANCE_METRIC=l2,
+         embedding_bits BIT[${bits}],
+         chunk_size = 64
+       );
+       INSERT INTO ${table} (rowid, scope_key, status, access_level, occurred_at, embedding, embedding_bits)
+         SELECT rowid, scope_hash, status, access_level, occurred_at, embedding, vec_bit(embedding_bits) FROM ${old};
+       INSERT INTO vector_scopes (scope_key, dimensions, vectors)
+         SELECT scope_hash, ${dimensions}, count(*) FROM ${old} GROUP BY scope_hash;
+       DROP TABLE ${old};`,
+    );
+    db.prepare('UPDATE vector_indexes SET table_name = ? WHERE dimensions = ?').run(table, dimensions);
+  }
+  db.exec('DROP TABLE vector_partitions');
+}
 
 /** The schema version this driver writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -351,6 +416,7 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIG
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
+      migration.apply?.(db);
       db.prepare(
         `INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

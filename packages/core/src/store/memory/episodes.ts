@@ -1,12 +1,13 @@
 import { conflict, notFound } from '../../errors/strata-error.ts';
-import { isVisible, type Scope, sameScope, tenantOf } from '../../scope/scope.ts';
+import { isVisible, type Scope, tenantOf } from '../../scope/scope.ts';
 import type { EpisodeDriver, ScoredEpisode } from '../contract.ts';
 import type { EpisodeRecord, EpisodeStatus } from '../records.ts';
 import { paginate } from './pagination.ts';
 import { compact } from './records-copy.ts';
+import { exactScopeKey, visibleScopeKeys } from './row-keys.ts';
 import type { SyncSubStore } from './sync-sub-store.ts';
 import type { EpisodeRow, MemoryTables } from './tables.ts';
-import { topK } from './top-k.ts';
+import { TopK, topK } from './top-k.ts';
 import { readable } from './visibility.ts';
 
 interface EpisodeFilter {
@@ -17,14 +18,19 @@ interface EpisodeFilter {
   until?: number;
 }
 
-/** The filter shared by list and both searches: visible, allowed, in a listed status, in the time window. */
-function matcher(filter: EpisodeFilter): (record: EpisodeRecord) => boolean {
+/**
+ * The filter list, count and both searches apply to the episodes of the reader's visible scopes
+ * (`MemoryTables.visibleEpisodes` and the keyword index's partitions enforce visibility): allowed,
+ * in a listed status, in the time window.
+ */
+function matcher(filter: Omit<EpisodeFilter, 'scope'>): (record: EpisodeRecord) => boolean {
   const statuses = new Set(filter.status);
+  const { accessLevel, since, until } = filter;
   return (record) =>
     statuses.has(record.status) &&
-    (filter.since === undefined || record.occurredAt >= filter.since) &&
-    (filter.until === undefined || record.occurredAt <= filter.until) &&
-    readable(record, filter.scope, filter.accessLevel);
+    (since === undefined || record.occurredAt >= since) &&
+    (until === undefined || record.occurredAt <= until) &&
+    (accessLevel === undefined || record.accessLevel <= accessLevel);
 }
 
 function normOf(vector: readonly number[] | undefined): number {
@@ -32,6 +38,24 @@ function normOf(vector: readonly number[] | undefined): number {
   let sum = 0;
   for (const x of vector) sum += x * x;
   return Math.sqrt(sum);
+}
+
+/** Dot product of two vectors of the same length, four lanes at a time. */
+function dot(a: readonly number[], b: readonly number[]): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < n; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + s2 + s3;
 }
 
 export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDriver> {
@@ -70,7 +94,7 @@ export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDrive
     list(args) {
       const accept = matcher(args);
       const items: EpisodeRecord[] = [];
-      for (const row of tables.episodes.tenantRows(tenantOf(args.scope))) {
+      for (const row of tables.visibleEpisodes(args.scope)) {
         if (accept(row.record)) items.push(row.record);
       }
       return paginate({
@@ -84,9 +108,9 @@ export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDrive
     },
 
     count({ scope, status }) {
-      const accept = matcher({ scope, status });
+      const accept = matcher({ status });
       let count = 0;
-      for (const row of tables.episodes.tenantRows(tenantOf(scope))) if (accept(row.record)) count += 1;
+      for (const row of tables.visibleEpisodes(scope)) if (accept(row.record)) count += 1;
       return count;
     },
 
@@ -94,7 +118,11 @@ export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDrive
       const index = tables.keywordIndexes.get(tenantOf(args.scope));
       if (!index) return [];
       const accept = matcher(args);
-      const hits = index.score(args.query, (id) => accept(tables.episodes.get(id)!.record));
+      const hits = index.score(
+        args.query,
+        (id) => accept(tables.episodes.get(id)!.record),
+        visibleScopeKeys(args.scope),
+      );
       return topK(hits, args.limit).map(({ id, score }) => ({
         episode: tables.episodes.get(id)!.record,
         score,
@@ -105,27 +133,25 @@ export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDrive
       const accept = matcher(args);
       const query = args.vector;
       const queryNorm = normOf(query);
-      const candidates = function* (): Iterable<{ id: string; score: number; record: EpisodeRecord }> {
-        for (const row of tables.episodes.tenantRows(tenantOf(args.scope))) {
-          const embedding = row.record.embedding;
-          if (!embedding || embedding.length !== query.length || !accept(row.record)) continue;
-          let dot = 0;
-          for (let i = 0; i < query.length; i++) dot += query[i]! * embedding[i]!;
-          const score = row.norm === 0 || queryNorm === 0 ? 0 : dot / (row.norm * queryNorm);
-          yield { id: row.record.id, score, record: row.record };
-        }
-      };
-      return topK(candidates(), args.limit).map(
-        ({ record, score }): ScoredEpisode => ({ episode: record, score }),
-      );
+      const dimensions = query.length;
+      const best = new TopK<{ id: string; score: number; record: EpisodeRecord }>(args.limit);
+      for (const row of tables.visibleEpisodes(args.scope)) {
+        const record = row.record;
+        const embedding = record.embedding;
+        if (!embedding || embedding.length !== dimensions || !accept(record)) continue;
+        const score = row.norm === 0 || queryNorm === 0 ? 0 : dot(query, embedding) / (row.norm * queryNorm);
+        if (best.admits(score, record.id)) best.offer({ id: record.id, score, record });
+      }
+      return best.sorted().map(({ record, score }): ScoredEpisode => ({ episode: record, score }));
     },
 
     findByHash({ scope, contentHashes }) {
       const hashes = new Set(contentHashes);
       const out: EpisodeRecord[] = [];
-      for (const row of tables.episodes.tenantRows(tenantOf(scope))) {
+      const rows = tables.episodesByScope.get(tenantOf(scope))?.get(exactScopeKey(scope))?.values() ?? [];
+      for (const row of rows) {
         const record = row.record;
-        if (record.status === 'active' && hashes.has(record.contentHash) && sameScope(record.scope, scope)) {
+        if (record.status === 'active' && hashes.has(record.contentHash)) {
           out.push(record);
         }
       }

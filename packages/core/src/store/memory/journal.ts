@@ -43,7 +43,13 @@ export class Journal {
     this.transactionOpen = false;
   }
 
-  private undoTo(mark: number): void {
+  /** A savepoint inside the open transaction: pass it to `undoTo` to reverse what follows it. */
+  mark(): number {
+    return this.log.length;
+  }
+
+  /** Reverses every change recorded after `mark`, newest first. */
+  undoTo(mark: number): void {
     while (this.log.length > mark) this.log.pop()!();
   }
 }

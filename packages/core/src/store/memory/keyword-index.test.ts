@@ -100,3 +100,35 @@ describe('BM25 keyword index under churn', () => {
     }
   });
 });
+
+describe('BM25 keyword index partitions', () => {
+  it('walks only the listed partitions, with statistics from every partition', () => {
+    const index = new KeywordIndex();
+    index.add('a1', 'invoice paid', 'alice');
+    index.add('a2', 'lunch plans', 'alice');
+    index.add('b1', 'invoice overdue', 'bob');
+    for (let i = 0; i < 10; i++) index.add(`o${i}`, `invoice number ${i}`, 'org');
+    const whole = new Map(index.score('invoice', all).map((hit) => [hit.id, hit.score]));
+    const alice = index.score('invoice', all, ['alice', 'org', 'missing']);
+    expect(alice.map((hit) => hit.id).sort()).toEqual(
+      ['a1', ...Array.from({ length: 10 }, (_, i) => `o${i}`)].sort(),
+    );
+    for (const hit of alice) expect(hit.score).toBeCloseTo(whole.get(hit.id)!, 12);
+    expect(index.score('invoice', all, ['bob']).map((hit) => hit.id)).toEqual(['b1']);
+    expect(index.score('invoice', all, [])).toEqual([]);
+  });
+
+  it('keeps document frequencies across partitions through removals and compaction', () => {
+    const index = new KeywordIndex();
+    for (let i = 0; i < 3_000; i++)
+      index.add(`d${i}`, `shared term ${i % 3 === 0 ? 'rare' : ''}`, `p${i % 4}`);
+    for (let i = 0; i < 3_000; i += 2) index.remove(`d${i}`);
+    const fresh = new KeywordIndex();
+    for (let i = 1; i < 3_000; i += 2)
+      fresh.add(`d${i}`, `shared term ${i % 3 === 0 ? 'rare' : ''}`, `p${i % 4}`);
+    const a = new Map(index.score('rare shared', all, ['p1']).map((hit) => [hit.id, hit.score]));
+    const b = new Map(fresh.score('rare shared', all, ['p1']).map((hit) => [hit.id, hit.score]));
+    expect(a.size).toBe(b.size);
+    for (const [id, score] of b) expect(a.get(id)).toBeCloseTo(score, 10);
+  });
+});

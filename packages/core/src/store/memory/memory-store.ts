@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod/v4';
 import { StrataError } from '../../errors/strata-error.ts';
 import type { Store, StoreCapabilities, StoreDriver, StoreDriverTransaction } from '../contract.ts';
@@ -10,6 +11,7 @@ import { graphSubStore } from './graph.ts';
 import { ledgerSubStore } from './ledger.ts';
 import { copyRecord } from './records-copy.ts';
 import { reviewSubStore } from './review.ts';
+import { scopeSubStore } from './scopes.ts';
 import { stateSubStore } from './state.ts';
 import type { SyncSubStore } from './sync-sub-store.ts';
 import { MemoryTables } from './tables.ts';
@@ -54,6 +56,11 @@ const defaultCapabilities: StoreCapabilities = {
 };
 
 type Runner = <T>(fn: () => T) => Promise<T>;
+
+/** One transaction level: the queue its nested transactions take turns in. */
+interface TransactionLevel {
+  tail: Promise<unknown>;
+}
 type AnyMethod = (args: unknown) => unknown;
 
 /**
@@ -79,6 +86,7 @@ function subStores(tables: MemoryTables, run: Runner): StoreDriverTransaction {
     ledger: asyncSubStore(ledgerSubStore(tables), run),
     review: asyncSubStore(reviewSubStore(tables), run),
     audit: asyncSubStore(auditSubStore(tables), run),
+    scopes: asyncSubStore(scopeSubStore(tables), run),
   };
 }
 
@@ -90,14 +98,18 @@ function subStores(tables: MemoryTables, run: Runner): StoreDriverTransaction {
  *   call that fails changes nothing (an undo log reverses its partial writes).
  * - `transaction(fn)`: calls through `tx` commit together or, when `fn` throws, are all undone
  *   (indexes included). While it runs, calls on the store from outside `fn` wait; calls on the
- *   store from inside `fn`, and nested `transaction` calls, join it (no savepoints: an inner
- *   failure that `fn` catches does not undo the inner writes).
+ *   store from inside `fn` join it. A nested `transaction` call is a savepoint: when its function
+ *   throws, what it wrote is undone and the outer transaction goes on; nested transactions of one
+ *   transaction run one at a time.
  * - Keyword search is BM25 (k1 = 1.2, b = 0.75) over a per-tenant inverted index (see
- *   `keyword-analyzer.ts`). Document frequencies and the average length are computed over all
- *   episodes of the reader's tenant (every scope and status in it), never across tenants, so one
- *   tenant's data cannot change another's results; the scope, status, time and access filters
- *   then choose which scored episodes are returned.
- * - Vector search is exact cosine over the tenant's episodes with the query's dimensions.
+ *   `keyword-analyzer.ts`) whose postings are split by exact scope, so a search reads only the
+ *   postings of the scopes the reader may see. Document frequencies and the average length are
+ *   computed over all episodes of the reader's tenant (every scope and status in it), never across
+ *   tenants, so one tenant's data cannot change another's results; the status, time and access
+ *   filters then choose which scored episodes are returned.
+ * - Vector search is exact cosine over the episodes of the reader's visible scopes with the
+ *   query's dimensions.
+ * - `scopes.list` reads a per-tenant registry of the scopes holding rows, kept by every table.
  * - Records go in and come out as copies: mutating one never changes the store.
  */
 export function memoryStore(options: MemoryStoreOptions = {}): Store {
@@ -125,6 +137,31 @@ export function memoryStore(options: MemoryStoreOptions = {}): Store {
   });
 
   let current: StoreDriverTransaction | undefined;
+  /** The transaction level (outer or nested) whose function the caller runs in. */
+  const levels = new AsyncLocalStorage<TransactionLevel>();
+
+  /**
+   * A nested `transaction` call: a savepoint of the open transaction. Siblings (nested calls of the
+   * same level) queue one after the other; a call nested in a nested one runs inside it.
+   */
+  const nested = <T>(tx: StoreDriverTransaction, fn: (tx: StoreDriverTransaction) => Promise<T>) => {
+    const parent = levels.getStore();
+    if (!parent) throw new StrataError({ code: 'internal', message: 'nested transaction without a parent' });
+    const run = () =>
+      levels.run({ tail: Promise.resolve() }, async () => {
+        assertOpen();
+        const mark = tables.journal.mark();
+        try {
+          return await fn(tx);
+        } catch (error) {
+          tables.journal.undoTo(mark);
+          throw error;
+        }
+      });
+    const result = parent.tail.then(run, run);
+    parent.tail = result.catch(() => undefined);
+    return result;
+  };
 
   const driver: StoreDriver = {
     name,
@@ -133,7 +170,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): Store {
 
     async transaction(fn) {
       assertOpen();
-      if (gate.joined() && current) return fn(current);
+      if (gate.joined() && current) return nested(current, fn);
       return gate.exclusive(async () => {
         assertOpen();
         let active = true;
@@ -149,7 +186,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): Store {
         current = tx;
         tables.journal.begin();
         try {
-          const result = await fn(tx);
+          const result = await levels.run({ tail: Promise.resolve() }, () => fn(tx));
           tables.journal.commit();
           return result;
         } catch (error) {

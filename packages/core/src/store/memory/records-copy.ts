@@ -14,6 +14,8 @@ export function compact<T extends object>(value: T): T {
 export function copyRecord<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
+    // Arrays of numbers (embeddings) are the bulk of what is copied: copy them flat.
+    if (value.every((item) => typeof item === 'number')) return value.slice() as T;
     const out = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = copyRecord(value[i]);
     return out as T;

@@ -14,6 +14,8 @@ import type {
 } from '../records.ts';
 import { Journal } from './journal.ts';
 import { KeywordIndex } from './keyword-index.ts';
+import { compositeKey, exactScopeKey, visibleScopeKeys } from './row-keys.ts';
+import { ScopeRegistry } from './scope-registry.ts';
 import { Table } from './table.ts';
 
 export interface ThreadRow {
@@ -34,18 +36,7 @@ export interface AuditRow {
   seq: number;
 }
 
-/** An unambiguous map key made of several strings (any characters allowed in each). */
-export function compositeKey(...parts: string[]): string {
-  return JSON.stringify(parts);
-}
-
-/**
- * A scope's exact identity as a map key. (Core's `scopeKey` is for display: it writes an unset
- * level as `-`, which a level literally named `-` would collide with.)
- */
-export function exactScopeKey(scope: Scope): string {
-  return compositeKey(scope.orgId ?? '', scope.userId ?? '', scope.agentId ?? '', scope.threadId ?? '');
-}
+export { compositeKey, exactScopeKey };
 
 export function factKeyOf(fact: Pick<FactRecord, 'scope' | 'entityType' | 'entityId' | 'key'>): string {
   return compositeKey(exactScopeKey(fact.scope), fact.entityType, fact.entityId, fact.key);
@@ -98,8 +89,12 @@ export class MemoryTables {
   readonly threadsById = new Map<string, Set<string>>();
   /** Thread key → message id → message. */
   readonly messagesByThread = new Map<string, Map<string, MessageRecord>>();
-  /** Tenant → keyword index over its episodes' text. */
+  /** Tenant → keyword index over its episodes' text, partitioned by exact scope. */
   readonly keywordIndexes = new Map<string, KeywordIndex>();
+  /** Tenant → exact scope key → episode id → row: reads visit only the scopes they may see. */
+  readonly episodesByScope = new Map<string, Map<string, Map<string, EpisodeRow>>>();
+  /** Which exact scopes hold rows in any table. */
+  readonly scopes = new ScopeRegistry();
   /** Fact key → ids of every stored version. */
   readonly factVersions = new Map<string, Set<string>>();
   /** Fact key → id of its current (active or stale) version. */
@@ -114,6 +109,17 @@ export class MemoryTables {
   private auditSeq = 0;
 
   constructor() {
+    this.scopes.watch(this.threads, (row) => row.record.scope);
+    this.scopes.watch(this.messages, (row) => row.scope);
+    this.scopes.watch(this.episodes, (row) => row.record.scope);
+    this.scopes.watch(this.facts, (row) => row.scope);
+    this.scopes.watch(this.nodes, (row) => row.scope);
+    this.scopes.watch(this.edges, (row) => row.scope);
+    this.scopes.watch(this.state, (row) => row.scope);
+    this.scopes.watch(this.ledger, (row) => row.scope);
+    this.scopes.watch(this.review, (row) => row.scope);
+    this.scopes.watch(this.audit, (row) => row.entry.scope);
+
     this.threads.onChange((before, after) => {
       if (before && !after)
         removeFrom(this.threadsById, before.record.scope.threadId!, exactScopeKey(before.record.scope));
@@ -140,6 +146,33 @@ export class MemoryTables {
     });
 
     this.episodes.onChange((before, after) => {
+      if (before) {
+        const tenant = tenantOf(before.record.scope);
+        const byScope = this.episodesByScope.get(tenant)!;
+        const key = exactScopeKey(before.record.scope);
+        const rows = byScope.get(key)!;
+        rows.delete(before.record.id);
+        if (rows.size === 0) byScope.delete(key);
+        if (byScope.size === 0) this.episodesByScope.delete(tenant);
+      }
+      if (after) {
+        const tenant = tenantOf(after.record.scope);
+        let byScope = this.episodesByScope.get(tenant);
+        if (!byScope) {
+          byScope = new Map();
+          this.episodesByScope.set(tenant, byScope);
+        }
+        const key = exactScopeKey(after.record.scope);
+        let rows = byScope.get(key);
+        if (!rows) {
+          rows = new Map();
+          byScope.set(key, rows);
+        }
+        rows.set(after.record.id, after);
+      }
+    });
+
+    this.episodes.onChange((before, after) => {
       if (before && after && before.record.text === after.record.text) return;
       if (before) {
         const tenant = tenantOf(before.record.scope);
@@ -154,7 +187,7 @@ export class MemoryTables {
           index = new KeywordIndex();
           this.keywordIndexes.set(tenant, index);
         }
-        index.add(after.record.id, after.record.text);
+        index.add(after.record.id, after.record.text, exactScopeKey(after.record.scope));
       }
     });
 
@@ -200,6 +233,16 @@ export class MemoryTables {
         addTo(this.edgesByNode, after.to, after.id);
       }
     });
+  }
+
+  /** The episodes stored at the scopes a read at `reader` may see (before any other filter). */
+  *visibleEpisodes(reader: Scope): Iterable<EpisodeRow> {
+    const byScope = this.episodesByScope.get(tenantOf(reader));
+    if (!byScope) return;
+    for (const key of visibleScopeKeys(reader)) {
+      const rows = byScope.get(key);
+      if (rows) yield* rows.values();
+    }
   }
 
   nextAuditSeq(): number {

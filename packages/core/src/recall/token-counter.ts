@@ -1,0 +1,32 @@
+import type { Tokenizer } from '../ports/ports.ts';
+
+/** Texts kept per generation; the cache holds up to two generations. */
+const GENERATION_SIZE = 20_000;
+
+/**
+ * Token counts of texts that recur between recalls (fact lines, episode lines, messages): each is
+ * counted once while it stays in use. Two generations approximate least-recently-used eviction
+ * in constant time: when the current one is full it becomes the previous one, and a text found
+ * only in the previous one moves back to the current.
+ */
+export class TokenCounter {
+  readonly #tokenizer: Tokenizer;
+  #current = new Map<string, number>();
+  #previous = new Map<string, number>();
+
+  constructor(tokenizer: Tokenizer) {
+    this.#tokenizer = tokenizer;
+  }
+
+  count(text: string): number {
+    let n = this.#current.get(text);
+    if (n !== undefined) return n;
+    n = this.#previous.get(text) ?? this.#tokenizer.count(text);
+    if (this.#current.size >= GENERATION_SIZE) {
+      this.#previous = this.#current;
+      this.#current = new Map();
+    }
+    this.#current.set(text, n);
+    return n;
+  }
+}
