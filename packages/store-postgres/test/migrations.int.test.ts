@@ -66,6 +66,30 @@ describe('migrations', () => {
     expect(StrataError.hasCode(error, 'schema_version')).toBe(true);
   });
 
+  it('rebuilds a vector-typed HNSW index of an older schema over halfvec', async () => {
+    const schema = target.freshSchema('halfvec');
+    await migratePostgres({ ...connection(), schema });
+    const vector = (
+      await target.sql.query<{ name: string }>(
+        `SELECT n.nspname AS name FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+      )
+    ).rows[0]!.name;
+    // The index as versions before 4 made it, with the schema recorded at version 3.
+    await target.sql.query(
+      `CREATE INDEX episodes_hnsw_8 ON "${schema}".episodes
+         USING hnsw ((embedding_f4::"${vector}".vector(8)) "${vector}".vector_cosine_ops) WHERE dims = 8`,
+    );
+    await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 4`);
+    const result = await migratePostgres({ ...connection(), schema });
+    expect(result.applied).toContain(4);
+    const indexes = await target.sql.query<{ definition: string }>(
+      `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND indexname = 'episodes_hnsw_8'`,
+      [schema],
+    );
+    expect(indexes.rows).toHaveLength(1);
+    expect(indexes.rows[0]!.definition).toMatch(/halfvec\(8\)\) .*halfvec_cosine_ops\) WHERE \(dims = 8\)/);
+  });
+
   it('leads every primary key and index but two with the tenant key', async () => {
     const schema = target.freshSchema('layout');
     await migratePostgres({ ...connection(), schema });

@@ -264,7 +264,7 @@ describe('vector search', () => {
       expect.arrayContaining(['episodes_hnsw_16', 'episodes_hnsw_32']),
     );
     for (const row of indexes.rows)
-      expect(row.indexdef).toMatch(/USING hnsw .*vector_cosine_ops\) WHERE \(dims = \d+\)/);
+      expect(row.indexdef).toMatch(/USING hnsw .*halfvec_cosine_ops\) WHERE \(dims = \d+\)/);
   });
 
   it('makes the index for a new dimension again when the transaction that first made it rolled back', async () => {
@@ -364,7 +364,7 @@ describe('vector search', () => {
       const literal = `[${vectors[3]!.join(',')}]`;
       const result = await tx.query<Record<string, string>>(
         `EXPLAIN SELECT id FROM "${bigSchema}".episodes WHERE dims = 32 AND tenant_id = 'user:big'
-          ORDER BY embedding_f4::"${vectorSchema}".vector(32) OPERATOR("${vectorSchema}".<=>) '${literal}'::"${vectorSchema}".vector(32) LIMIT 5`,
+          ORDER BY embedding_f4::"${vectorSchema}".halfvec(32) OPERATOR("${vectorSchema}".<=>) '${literal}'::"${vectorSchema}".halfvec(32) LIMIT 5`,
       );
       return result.rows.map((r) => Object.values(r)[0]).join('\n');
     });

@@ -4,6 +4,7 @@ import type { Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
 import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
+import { queryWithout } from './known-speakers.ts';
 import { contentWords, words } from './terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
@@ -66,8 +67,8 @@ export function applySessionPrior(scored: Scored[], tuning: RecallTuning): void 
  * A speaker's name in the query ("What did Caroline paint?") is better used to prefer that
  * speaker's turns than as a keyword: as a keyword it favours every turn that greets or addresses
  * her. When the candidates show the query names a speaker, the keyword lists are replaced by a
- * search without the name (unless nothing else is left to search for). Returns the keyword query
- * it settled on.
+ * search without the name (unless nothing else is left to search for, or the query searched holds
+ * no such name any more). Returns the keyword query it settled on.
  */
 export async function searchWithoutSpeakerNames(args: {
   store: Store;
@@ -86,11 +87,8 @@ export async function searchWithoutSpeakerNames(args: {
       for (const w of words(episode.speaker)) named.add(w);
   }
   if (named.size === 0) return args.query;
-  const rest = args.query
-    .split(/(\s+)/)
-    .filter((token) => !words(token).some((w) => named.has(w)))
-    .join('')
-    .trim();
+  const rest = queryWithout(args.query, named);
+  if (rest === args.query) return args.query;
   if (contentWords(rest).length === 0) return args.query;
   for (const list of args.lists) {
     if (!list.name.startsWith('keyword')) continue;
@@ -108,8 +106,8 @@ export async function searchWithoutSpeakerNames(args: {
   return rest;
 }
 
-/** Episodes one neighbour lookup reads at most before it falls back to one lookup per hit. */
-const STRETCH_READ = 200;
+/** Extra turns read on each side of a hit when other threads' turns interleave with its own. */
+const INTERLEAVED_READ = 20;
 
 /**
  * Conversation context: the turns right before and after a strong hit (same thread, within
@@ -117,10 +115,9 @@ const STRETCH_READ = 200;
  * join the candidates at the hit's score times `contextDecay` per turn of distance, or keep their
  * own score when that is higher.
  *
- * Hits of one thread that lie within `contextGapMs` of each other share one store read (the
- * stretch from `contextGapMs` before the first to `contextGapMs` after the last), so a recall
- * makes one read per conversation stretch, not two per hit; a stretch too busy for one read
- * falls back to reading around each hit.
+ * Each hit reads only the `contextTurns` turns on either side (every episode read comes with its
+ * embedding, so reading whole stretches costs more than the extra round trips); when turns of
+ * other threads interleave with the hit's, the read widens once.
  */
 export async function addNeighbours(args: {
   store: Store;
@@ -141,39 +138,8 @@ export async function addNeighbours(args: {
   const hits = [
     ...new Set([...scored.slice(0, tuning.contextHits), ...byMatch.slice(0, tuning.contextMatchHits)]),
   ];
-  const stretches: Scored[][] = [];
-  for (const hit of [...hits].sort(
-    (a, b) =>
-      threadOf(a).localeCompare(threadOf(b)) ||
-      a.episode.occurredAt - b.episode.occurredAt ||
-      a.id.localeCompare(b.id),
-  )) {
-    const last = stretches.at(-1)?.at(-1);
-    if (
-      last &&
-      threadOf(last) === threadOf(hit) &&
-      hit.episode.occurredAt - last.episode.occurredAt <= 2 * gap
-    ) {
-      stretches.at(-1)!.push(hit);
-    } else stretches.push([hit]);
-  }
-  const reads = await Promise.all(
-    stretches.map(async (stretch) => {
-      const first = stretch[0]!.episode.occurredAt;
-      const last = stretch.at(-1)!.episode.occurredAt;
-      const page = await store.episodes.list({
-        scope,
-        accessLevel,
-        since: Math.max(0, first - gap),
-        until: last + gap,
-        order: 'asc',
-        limit: STRETCH_READ,
-      });
-      if (page.nextCursor === undefined) return stretch.map((hit) => ({ hit, around: page.items }));
-      return Promise.all(stretch.map(async (hit) => ({ hit, around: await readAround(hit) })));
-    }),
-  );
-  for (const { hit, around } of reads.flat()) {
+  const reads = await Promise.all(hits.map(async (hit) => ({ hit, around: await readAround(hit) })));
+  for (const { hit, around } of reads) {
     const thread = hit.episode.provenance.threadId;
     const turns = around.filter(
       (e) => thread === undefined || e.provenance.threadId === thread || e.id === hit.id,
@@ -220,21 +186,38 @@ export async function addNeighbours(args: {
     }
   }
 
-  /** The turns around one hit: before it, newest first, and after it, in time order. */
+  /** The turns around one hit, in time order (the hit included). */
   async function readAround(hit: Scored): Promise<EpisodeRecord[]> {
+    const narrow = await readSides(hit, tuning.contextTurns + 1);
+    if (narrow.complete) return narrow.items;
+    return (await readSides(hit, tuning.contextTurns + 1 + INTERLEAVED_READ)).items;
+  }
+
+  /**
+   * Up to `limit` episodes on each side of a hit, within the gap. `complete` when they hold every
+   * turn of the hit's thread that `contextTurns` can reach: nothing of another thread among them,
+   * or nothing left unread.
+   */
+  async function readSides(
+    hit: Scored,
+    limit: number,
+  ): Promise<{ items: EpisodeRecord[]; complete: boolean }> {
     const at = hit.episode.occurredAt;
-    const common = { scope, accessLevel, limit: tuning.contextTurns + 20 };
+    const common = { scope, accessLevel, limit };
     const [before, after] = await Promise.all([
       store.episodes.list({ ...common, since: Math.max(0, at - gap), until: at, order: 'desc' }),
       store.episodes.list({ ...common, since: at, until: at + gap, order: 'asc' }),
     ]);
     const seen = new Set<string>();
-    return [...before.items.reverse(), ...after.items].filter((e) => !seen.has(e.id) && seen.add(e.id));
+    const items = [...before.items.reverse(), ...after.items].filter(
+      (e) => !seen.has(e.id) && seen.add(e.id),
+    );
+    const thread = hit.episode.provenance.threadId;
+    const complete =
+      items.every((e) => e.provenance.threadId === thread) ||
+      (before.nextCursor === undefined && after.nextCursor === undefined);
+    return { items, complete };
   }
-}
-
-function threadOf(s: Scored): string {
-  return s.episode.provenance.threadId ?? '';
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */

@@ -13,8 +13,10 @@ import {
 } from './conversation-signals.ts';
 import { episodePrior, type PriorContext } from './episode-priors.ts';
 import { fuse, type RankedList } from './fusion.ts';
+import { type KnownSpeakers, queryWithout } from './known-speakers.ts';
 import { mmrSelect } from './mmr.ts';
 import { expansionTerms } from './query-expansion.ts';
+import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
 import { cosine } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
@@ -84,6 +86,10 @@ export async function retrieveEpisodes(args: {
   tuning: RecallTuning;
   maxEpisodes: number;
   timer?: StageTimer;
+  /** Query embeddings of earlier recalls, reused for the same query. */
+  queryVectors?: QueryVectors;
+  /** Speakers seen at this scope by earlier recalls (see `KnownSpeakers`). */
+  knownSpeakers?: KnownSpeakers;
 }): Promise<EpisodeRetrieval> {
   const { store, scope, accessLevel, query, tuning } = args;
   const time = <T>(stage: RecallStage, fn: () => Promise<T>): Promise<T> =>
@@ -100,13 +106,18 @@ export async function retrieveEpisodes(args: {
   };
   const since = window ? { since: window.start, until: window.end - 1 } : undefined;
 
+  const speakers = speakerMatcher(query);
+  // A query naming a speaker seen at this scope before skips the search with the name in it.
+  const known = tuning.speakerNamesOutOfKeywords ? args.knownSpeakers?.namedIn(scope, speakers) : undefined;
+  const withoutKnown = known && known.size > 0 ? queryWithout(query, known) : query;
+  const firstKeywordQuery = contentWords(withoutKnown).length > 0 ? withoutKnown : query;
   const keywordSearches = async (): Promise<Array<[string, ScoredEpisode[]]>> => {
     if (!tuning.keyword || !searchable) return [];
     if (!store.capabilities.keywordSearch) {
       notes.push(note('keyword-search', `the ${store.name} store has no keyword search`));
       return [];
     }
-    const base = { scope, accessLevel, query, limit: pool };
+    const base = { scope, accessLevel, query: firstKeywordQuery, limit: pool };
     return time('keyword', async () => {
       const [all, inWindow] = await Promise.all([
         store.episodes.searchKeyword(base),
@@ -131,7 +142,10 @@ export async function retrieveEpisodes(args: {
       return [];
     }
     const embedder = args.embedder;
-    const vector = await time('embed', () => embedQuery(embedder, query)).catch((error: unknown) => {
+    const embed = () => embedQuery(embedder, query);
+    const vector = await time('embed', () =>
+      args.queryVectors ? args.queryVectors.get(embedder, query, embed) : embed(),
+    ).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       notes.push(note('vector-search', `embedder "${embedder.id}" failed (${message}); keyword search only`));
       return undefined;
@@ -155,15 +169,14 @@ export async function retrieveEpisodes(args: {
   for (const [name, results] of keywordResults) addList(name, tuning.keywordWeight, results);
   for (const [name, results] of vectorResults) addList(name, tuning.vectorWeight, results);
 
-  const speakers = speakerMatcher(query);
-  let keywordQuery = query;
+  let keywordQuery = firstKeywordQuery;
   if (tuning.speakerNamesOutOfKeywords && lists.some((l) => l.name.startsWith('keyword'))) {
     keywordQuery = await time('keyword', () =>
       searchWithoutSpeakerNames({
         store,
         scope,
         accessLevel,
-        query,
+        query: firstKeywordQuery,
         pool,
         since,
         lists,
@@ -204,6 +217,7 @@ export async function retrieveEpisodes(args: {
       notes.push(note('query-expansion', `second keyword round with: ${terms.join(', ')}`));
     }
   }
+  args.knownSpeakers?.learn(scope, episodes.values());
   const queryTerms = new Set(contentWords(query));
   const priorContext: PriorContext = {
     now: args.now,
@@ -321,7 +335,7 @@ function mergeWindowLists(lists: RankedList[]): RankedList[] {
 }
 
 async function embedQuery(embedder: Embedder, query: string): Promise<number[]> {
-  const vectors = await embedder.embed({ texts: [query] });
+  const vectors = await embedder.embed({ texts: [query], purpose: 'query' });
   const vector = vectors?.[0];
   if (
     !Array.isArray(vector) ||

@@ -9,7 +9,7 @@ import { memoryStore } from '../store/memory/memory-store.ts';
 import { hashEmbedder, manualClock } from '../test/index.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
-import { createRecall, type RecallDeps } from './recall.ts';
+import { createRecall, defaultMaxEpisodes, type RecallDeps } from './recall.ts';
 
 const DAY = 86_400_000;
 const tokenizer = defaultTokenizer();
@@ -219,6 +219,51 @@ describe('recall router', () => {
     expect(ctx.explain().find((e) => e.id === 'vector-search')?.reason).toMatch(/keyword search only/);
   });
 
+  it("embeds the query with purpose 'query' (asymmetric embedders prefix queries differently)", async () => {
+    const calls: Array<{ texts: string[]; purpose?: string }> = [];
+    const recording: Embedder = {
+      ...embedder,
+      async embed(args) {
+        calls.push({ texts: args.texts, ...(args.purpose ? { purpose: args.purpose } : {}) });
+        return embedder.embed(args);
+      },
+    };
+    const f = await fixture({ embedder: recording });
+    await f.episode(userA, 'Lead time for steel beams is 45 days.');
+    await f.recall(userA, { query: 'steel lead time' });
+    expect(calls).toEqual([{ texts: ['steel lead time'], purpose: 'query' }]);
+  });
+
+  it('embeds a repeated query once, and embeds again after a failure', async () => {
+    const texts: string[] = [];
+    let failNext = false;
+    const counting: Embedder = {
+      ...embedder,
+      async embed(args) {
+        texts.push(...args.texts);
+        if (failNext) {
+          failNext = false;
+          throw new Error('timeout');
+        }
+        return embedder.embed(args);
+      },
+    };
+    const f = await fixture({ embedder: counting });
+    await f.episode(userA, 'Lead time for steel beams is 45 days.');
+    const first = await f.recall(userA, { query: 'steel lead time', budget: { tokens: 500 } });
+    const again = await f.recall(userA, { query: 'steel lead time', budget: { tokens: 2000 } });
+    expect(again.sections.episodes[0]?.scores.vector).toBe(first.sections.episodes[0]?.scores.vector);
+    await f.recall(userA, { query: 'office party' });
+    expect(texts).toEqual(['steel lead time', 'office party']);
+
+    failNext = true;
+    const failed = await f.recall(userA, { query: 'beams' });
+    expect(failed.explain().find((e) => e.id === 'vector-search')?.reason).toMatch(/timeout/);
+    const retried = await f.recall(userA, { query: 'beams' });
+    expect(retried.sections.episodes[0]?.scores.vector).toBeGreaterThan(0);
+    expect(texts).toEqual(['steel lead time', 'office party', 'beams', 'beams']);
+  });
+
   it('goes keyword-only on a store without vector search', async () => {
     const f = await fixture({ store: memoryStore({ capabilities: { vectorSearch: false } }) });
     await f.episode(userA, 'Lead time for steel beams is 45 days.');
@@ -389,6 +434,40 @@ describe('episodic ranking', () => {
     expect(ids).toContain(other);
     expect(ids).not.toContain(greeting);
     expect(ctx.sections.episodes[0]?.reason).toContain('speaker Caroline named in the query');
+  });
+
+  it('searches once, without the name, when the query names a speaker seen at that scope', async () => {
+    const base = memoryStore();
+    const queries: string[] = [];
+    const store: Store = {
+      ...base,
+      episodes: {
+        ...base.episodes,
+        searchKeyword: (args) => {
+          queries.push(args.query);
+          return base.episodes.searchKeyword(args);
+        },
+      },
+    };
+    const f = await fixture({ embedder: null, store });
+    const greeting = await f.episode(userA, 'Hey Caroline! Good to see you, Caroline!', {
+      speaker: 'Melanie',
+    });
+    const painting = await f.episode(userA, 'I finished painting a lake at sunrise.', {
+      speaker: 'Caroline',
+    });
+    const first = await f.recall(userA, { query: 'What was Caroline painting?' });
+    expect(queries).toEqual(['What was Caroline painting?', 'What was  painting?']);
+    queries.length = 0;
+    const again = await f.recall(userA, { query: 'Where was Caroline painting?' });
+    expect(queries).toEqual(['Where was  painting?']);
+    expect(again.items.map((i) => i.id)).toEqual(first.items.map((i) => i.id));
+    expect(again.items.map((i) => i.id)).toContain(painting);
+    expect(again.items.map((i) => i.id)).not.toContain(greeting);
+    // Another reader has seen no speakers yet: it searches with the name first.
+    queries.length = 0;
+    await f.recall(userB, { query: 'What was Caroline painting?' });
+    expect(queries[0]).toBe('What was Caroline painting?');
   });
 
   it('records access on included episodes only', async () => {
@@ -622,6 +701,25 @@ describe('budget', () => {
       const bare = await f.recall(thread, { budget: { tokens } });
       expect(tokenizer.count(bare.render()), `budget ${tokens} without query`).toBeLessThanOrEqual(tokens);
     }
+  });
+
+  it('lets the budget size the episode cap when maxEpisodes is not given', async () => {
+    const f = await fixture({ embedder: null, deps: { tuning: { contextHits: 0, mmr: false } } });
+    for (let i = 0; i < 60; i++) await f.episode(userA, `Shipment ${i} of steel beams was delayed.`);
+    const shown = async (tokens: number, maxEpisodes?: number) =>
+      (
+        await f.recall(userA, {
+          query: 'steel beams delayed',
+          budget: { tokens },
+          ...(maxEpisodes ? { maxEpisodes } : {}),
+        })
+      ).sections.episodes.length;
+    expect(defaultMaxEpisodes(1000)).toBe(20);
+    expect(defaultMaxEpisodes(4000)).toBe(80);
+    expect(defaultMaxEpisodes(1_000_000)).toBe(200);
+    expect(await shown(1000)).toBeLessThanOrEqual(20);
+    expect(await shown(4000)).toBeGreaterThan(20);
+    expect(await shown(4000, 10)).toBe(10);
   });
 
   it('uses policy.defaultBudgetTokens when no budget is given', async () => {

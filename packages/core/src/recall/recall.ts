@@ -17,8 +17,10 @@ import {
 import { type EpisodeRetrieval, retrieveEpisodes } from './episode-retrieval.ts';
 import { type FactCandidate, loadCurrentFacts, scoreFacts } from './fact-selection.ts';
 import { type GraphRetrieval, retrieveGraphPaths } from './graph-retrieval.ts';
+import { KnownSpeakers } from './known-speakers.ts';
 import type { LongTermCandidate } from './long-term-items.ts';
 import { buildMemoryContext } from './memory-context.ts';
+import { QueryVectors } from './query-vectors.ts';
 import { type RecallStage, StageTimer } from './stage-timer.ts';
 import { type SummaryView, summaryView } from './summary-view.ts';
 import { TokenCounter } from './token-counter.ts';
@@ -49,7 +51,19 @@ export interface RecallDeps {
 }
 
 const ALL_LAYERS: readonly Layer[] = ['working', 'summary', 'facts', 'episodes', 'graph'];
-const DEFAULT_MAX_EPISODES = 20;
+/** Episodes a recall considers at least when `maxEpisodes` is not given. */
+const MIN_EPISODES = 20;
+/** Tokens an episode line takes, about (date, speaker, a sentence or two): sizes the default cap. */
+const EPISODE_TOKENS_ESTIMATE = 50;
+const MAX_EPISODES = 200;
+
+/**
+ * Without `maxEpisodes`, the budget sets how many episodes compete for it: 20 at most budgets, more
+ * when the budget has room for more (2,000 tokens: 40), so a large budget is not left half empty.
+ */
+export function defaultMaxEpisodes(budget: number, episodeTokens = EPISODE_TOKENS_ESTIMATE): number {
+  return Math.min(MAX_EPISODES, Math.max(MIN_EPISODES, Math.floor(budget / episodeTokens)));
+}
 
 const recallOptionsSchema = z
   .object({
@@ -67,7 +81,7 @@ const recallOptionsSchema = z
       .strict()
       .optional(),
     layers: z.array(z.enum(['working', 'summary', 'facts', 'episodes', 'graph'])).optional(),
-    maxEpisodes: z.number().int().min(1).max(200).optional(),
+    maxEpisodes: z.number().int().min(1).max(MAX_EPISODES).optional(),
   })
   .strict();
 
@@ -96,6 +110,8 @@ export function createRecall(
   // Item lines repeat across recalls (the same facts, episodes, messages): count each text once.
   const counter = new TokenCounter(tokenizer);
   const countLine = (text: string) => counter.count(text);
+  const queryVectors = new QueryVectors();
+  const knownSpeakers = new KnownSpeakers();
   let overhead: BlockOverhead | undefined;
   let accessWrites: Promise<void> = Promise.resolve();
   const accessFailures: string[] = [];
@@ -148,8 +164,12 @@ export function createRecall(
                 now,
                 policy,
                 tuning,
-                maxEpisodes: options.maxEpisodes ?? DEFAULT_MAX_EPISODES,
+                maxEpisodes:
+                  options.maxEpisodes ??
+                  (tuning.budgetScaledEpisodes ? defaultMaxEpisodes(budget) : MIN_EPISODES),
                 timer,
+                queryVectors,
+                knownSpeakers,
               }),
             )
           : undefined,

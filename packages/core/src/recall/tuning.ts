@@ -72,6 +72,8 @@ export interface RecallTuning {
    * filled by value before any episode or graph path; facts beyond it compete with them by density.
    */
   factShare: number;
+  /** Without `maxEpisodes`, let the budget size the episode cap (see `defaultMaxEpisodes`). */
+  budgetScaledEpisodes: boolean;
   /** Maximal-marginal-relevance re-ranking against redundancy. */
   mmr: boolean;
   mmrLambda: number;
@@ -118,6 +120,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   contextGapMs: 3_600_000,
   outdatedPenalty: 0.5,
   factShare: 0.5,
+  budgetScaledEpisodes: true,
   mmr: true,
   mmrLambda: 0.9,
   mmrStretchSimilarity: 0,

@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { PORT_SPECIFICATION_VERSION, type Tokenizer } from '../ports/ports.ts';
 
 /**
  * The default tokenizer: OpenAI's `o200k_base` byte-pair encoding (GPT-4o and later), through
- * `js-tiktoken`, a pure JavaScript port of tiktoken. The rank table (about 2 MB) is loaded and
- * parsed on the first `count` or `truncate`, not at import, and shared by every instance.
+ * `gpt-tokenizer`, a pure JavaScript port of tiktoken (same token ids; it builds its tables several
+ * times faster than `js-tiktoken` and encodes about twenty times faster).
+ * The rank table is loaded on the first `count` or `truncate`, not at import, and shared by every
+ * instance.
  *
  * Special-token strings such as `<|endoftext|>` are counted as ordinary text: memory contents are
  * data, never control tokens.
@@ -27,17 +28,16 @@ export function defaultTokenizer(): Tokenizer {
   };
 }
 
-let encoder: Tiktoken | undefined;
+type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
+
+let encoder: Encoding | undefined;
+
+/** No special tokens are recognised: `<|endoftext|>` in stored text is encoded as plain characters. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 function encode(text: string): number[] {
-  encoder ??= new Tiktoken(loadRanks());
-  // No special tokens are allowed: `<|endoftext|>` in stored text is encoded as plain characters.
-  return encoder.encode(text, [], []);
-}
-
-function loadRanks(): TiktokenBPE {
-  const require = createRequire(import.meta.url);
-  return require('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
+  encoder ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as Encoding;
+  return encoder.encode(text, PLAIN_TEXT);
 }
 
 /**

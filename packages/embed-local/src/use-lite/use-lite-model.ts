@@ -1,17 +1,18 @@
 import { StrataError } from '@strata-memory/core';
-import { registerBatchedMatMul, rerouteBatchedMatMuls } from './batched-matmul.ts';
+import { type UseLiteEncoder, useLiteEncoder } from './use-lite-encoder.ts';
 import type { UseLiteWeights } from './weights-package.ts';
 
 /**
  * TF.js backends that run here without downloading anything: `wasm` (XNNPACK compiled to
- * WebAssembly, shipped inside `@tensorflow/tfjs-backend-wasm`) and `cpu` (plain JavaScript).
+ * WebAssembly with SIMD, shipped inside `@tensorflow/tfjs-backend-wasm`) and `cpu` (plain
+ * JavaScript). The backend runs the model's matrix products; the rest is plain JavaScript either way.
  */
 export type UseLiteBackend = 'wasm' | 'cpu';
 
 export const USE_LITE_DIMENSIONS = 512;
 
-// One forward pass at a time in the process: TF.js graph execution is not meant to interleave, and
-// the backend is a process-wide setting that a pass may have to switch back to.
+// One forward pass at a time in the process: the backend is a process-wide setting that a pass may
+// have to switch back to.
 let passes: Promise<unknown> = Promise.resolve();
 
 function exclusive<T>(run: () => Promise<T>): Promise<T> {
@@ -22,96 +23,60 @@ function exclusive<T>(run: () => Promise<T>): Promise<T> {
 
 export interface UseLiteModel {
   readonly backend: UseLiteBackend;
-  /**
-   * One raw (not yet unit-length) 512-dimension vector per token-id list, in order. Every list
-   * must be non-empty: the graph derives its row count from the highest row that holds a token.
-   */
+  /** One 512-dimension vector per token-id list, in order. Every list must be non-empty. */
   embedTokens(batch: number[][]): Promise<Float32Array[]>;
 }
 
 /**
- * Loads the USE-lite graph into TF.js on `backend`. TF.js keeps one backend per process (shared by
- * every copy of `@tensorflow/tfjs-core`), so this selects it for the whole process, and turns on
- * production mode (no debug checks, no console banner).
+ * Loads USE-lite on `backend`. TF.js keeps one backend per process (shared by every copy of
+ * `@tensorflow/tfjs-core`), so this selects it for the whole process, and turns on production mode
+ * (no debug checks, no console banner). One pass runs at load so the backend's one-time set-up
+ * (XNNPACK packing each weight matrix) is not paid by the first caller.
  */
 export async function loadUseLiteModel(args: {
   weights: UseLiteWeights;
   backend: UseLiteBackend;
 }): Promise<UseLiteModel> {
   const tf = await import('@tensorflow/tfjs-core');
-  const graph = await import('@tensorflow/tfjs-converter');
   await import('@tensorflow/tfjs-backend-cpu');
   if (args.backend === 'wasm') await import('@tensorflow/tfjs-backend-wasm');
   tf.enableProdMode();
-  let selected = false;
-  try {
-    selected = await tf.setBackend(args.backend);
-  } catch (error) {
-    throw backendFailure(args.backend, error);
-  }
-  if (!selected) throw backendFailure(args.backend);
-  const { weightSpecs, weightData } = args.weights;
-  // On WebAssembly, attention's batched products would run in scalar loops: route them to XNNPACK.
-  let modelTopology = args.weights.modelTopology;
-  if (args.backend === 'wasm') {
-    registerBatchedMatMul(tf, graph);
-    modelTopology = rerouteBatchedMatMuls(modelTopology);
-  }
-  const model = await graph.loadGraphModel(tf.io.fromMemory({ modelTopology, weightSpecs, weightData }));
+  await selectBackend(tf, args.backend);
+  const encoder: UseLiteEncoder = useLiteEncoder(tf, args.weights);
+  encoder.encode([[WARM_UP_TOKEN]]);
 
   async function forwardPass(batch: number[][]): Promise<Float32Array[]> {
-    if (tf.getBackend() !== args.backend && !(await tf.setBackend(args.backend))) {
-      throw backendFailure(args.backend);
+    if (tf.getBackend() !== args.backend) await selectBackend(tf, args.backend);
+    const vectors = encoder.encode(batch);
+    if (vectors.length !== batch.length || vectors.some((v) => v.length !== USE_LITE_DIMENSIONS)) {
+      throw new StrataError({
+        code: 'internal',
+        message: `USE-lite returned ${vectors.length} vectors for ${batch.length} texts.`,
+      });
     }
-    let count = 0;
-    for (const tokens of batch) {
-      if (tokens.length === 0) throw new RangeError('USE-lite cannot embed an empty token list');
-      count += tokens.length;
-    }
-    const indices = new Int32Array(count * 2);
-    const values = new Int32Array(count);
-    let at = 0;
-    for (let row = 0; row < batch.length; row++) {
-      const tokens = batch[row]!;
-      for (let column = 0; column < tokens.length; column++) {
-        indices[at * 2] = row;
-        indices[at * 2 + 1] = column;
-        values[at] = tokens[column]!;
-        at += 1;
-      }
-    }
-    const inputs = {
-      indices: tf.tensor2d(indices, [count, 2], 'int32'),
-      values: tf.tensor1d(values, 'int32'),
-    };
-    let output: Awaited<ReturnType<typeof model.executeAsync>> | undefined;
-    try {
-      output = await model.executeAsync(inputs);
-      const tensor = Array.isArray(output) ? output[0] : output;
-      if (tensor === undefined || tensor.shape.length !== 2 || tensor.shape[1] !== USE_LITE_DIMENSIONS) {
-        throw new StrataError({
-          code: 'model_output_invalid',
-          message: `USE-lite returned a tensor of shape [${tensor?.shape.join(', ') ?? ''}], expected [n, ${USE_LITE_DIMENSIONS}].`,
-        });
-      }
-      if (tensor.shape[0] !== batch.length) {
-        throw new StrataError({
-          code: 'internal',
-          message: `USE-lite returned ${tensor.shape[0]} rows for ${batch.length} texts.`,
-        });
-      }
-      const flat = (await tensor.data()) as Float32Array;
-      return batch.map((_, row) => flat.slice(row * USE_LITE_DIMENSIONS, (row + 1) * USE_LITE_DIMENSIONS));
-    } finally {
-      tf.dispose([inputs.indices, inputs.values]);
-      if (output !== undefined) tf.dispose(output);
-    }
+    return vectors;
   }
 
   return {
     backend: args.backend,
     embedTokens: (batch) => (batch.length === 0 ? Promise.resolve([]) : exclusive(() => forwardPass(batch))),
   };
+}
+
+/** Any token id: the warm-up pass only has to run. */
+const WARM_UP_TOKEN = 6;
+
+async function selectBackend(
+  tf: typeof import('@tensorflow/tfjs-core'),
+  backend: UseLiteBackend,
+): Promise<void> {
+  let selected = false;
+  try {
+    selected = await tf.setBackend(backend);
+  } catch (error) {
+    throw backendFailure(backend, error);
+  }
+  if (!selected) throw backendFailure(backend);
 }
 
 function backendFailure(backend: UseLiteBackend, cause?: unknown): StrataError {

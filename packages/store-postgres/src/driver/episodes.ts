@@ -10,10 +10,11 @@ import {
   tenantOf,
 } from '@strata-memory/core';
 import type { SchemaNames } from '../schema/migrations.ts';
+import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../search/keyword-postings.ts';
 import { keywordChangesSql } from '../search/keyword-stats.ts';
-import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
+import { scopedSearchSql, visibleScopeRows, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
-import { MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
+import { indexedVectorSql, MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
 import { vectorLiteral } from '../search/vector-literal.ts';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
@@ -129,8 +130,13 @@ interface SearchFilter {
 
 /** The filter list and both searches share: visible, allowed, in a listed status, in the time window. */
 function filterSql(filter: SearchFilter, p: Params, alias?: string): string {
+  return `${visibleSql(filter.scope, p, alias)} AND ${rowFilterSql(filter, p, alias)}`;
+}
+
+/** The filter's conditions on the row itself (status, access level, time), scope aside. */
+function rowFilterSql(filter: SearchFilter, p: Params, alias?: string): string {
   const column = (name: string) => (alias ? `${alias}.${name}` : name);
-  const parts = [visibleSql(filter.scope, p, alias), `${column('status')} = ANY(${p.texts(filter.status)})`];
+  const parts = [`${column('status')} = ANY(${p.texts(filter.status)})`];
   parts.push(...accessSql(filter.accessLevel, p, alias));
   if (filter.since !== undefined) parts.push(`${column('occurred_at')} >= ${p.add(filter.since)}`);
   if (filter.until !== undefined) parts.push(`${column('occurred_at')} <= ${p.add(filter.until)}`);
@@ -156,7 +162,7 @@ function cosineScored(rows: EpisodeRow[], query: readonly number[]): ScoredEpiso
     );
 }
 
-/** How long a vector search remembers whether a filter had few candidates. */
+/** How long a vector search remembers that a filter had many candidates. */
 const DECISION_TTL_MS = 10_000;
 const MAX_DECISIONS = 10_000;
 
@@ -167,114 +173,45 @@ const UNIQUE_VIOLATION = '23505';
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 
-/** A query term's BM25 weight in the reader's tenant. */
-interface TermWeight {
-  lexeme: string;
-  idf: number;
-  /** Episodes of the tenant holding it. */
-  documents: number;
-}
-
-/** What BM25 needs from the tenant: its episode count, average length and each term's IDF. */
-interface CollectionStats {
-  averageLength: number;
-  weights: TermWeight[];
-}
-
 /**
- * BM25's collection statistics, as the in-memory reference store computes them: the episode count,
- * the average length and each term's document frequency over every episode of the reader's tenant
- * (any scope, any status: one tenant's data never changes another's scores). One statement reads
- * them from `keyword_stats` and `keyword_terms`, which every write keeps up to date.
+ * BM25 over the reader's episodes holding any of the query's `terms`, in one statement, scored as
+ * the in-memory reference store scores them: the collection statistics (episode count, average
+ * length, each term's document frequency) are those of every episode of the reader's tenant (any
+ * scope, any status: one tenant's data never changes another's scores), read from `keyword_stats`
+ * and `keyword_terms`, which every write keeps up to date. Term frequencies and lengths come from
+ * the postings of the reader's scopes, filtered in the index (status, time, access level), so only
+ * the winners' episode rows are read. Each (term, visible scope) pair is one equality probe of the
+ * postings' primary key (the lateral subquery's `OFFSET 0` keeps the planner from turning the
+ * probes into a join over every posting of the term in the tenant, which its estimates favour).
  */
-async function collectionStats(
-  db: Database,
-  schema: string,
-  tenant: string,
-  terms: string[],
-): Promise<CollectionStats> {
-  const p = new Params();
-  const t = p.add(tenant);
-  const result = await db.query<{ n: unknown; total: unknown; lexeme: string | null; df: unknown }>(
-    `WITH totals AS (
-       SELECT COALESCE(sum(documents), 0) AS n, COALESCE(sum(terms), 0) AS total
-         FROM ${schema}.keyword_stats WHERE tenant_id = ${t}),
-     frequencies AS (
-       SELECT lexeme, sum(documents) AS df FROM ${schema}.keyword_terms
-        WHERE tenant_id = ${t} AND lexeme = ANY(${p.texts(terms)}) GROUP BY lexeme)
-     SELECT totals.n, totals.total, f.lexeme, f.df FROM totals LEFT JOIN frequencies f ON true`,
-    p.values,
-  );
-  const first = result.rows[0];
-  const n = first ? Number(first.n) : 0;
-  const total = first ? Number(first.total) : 0;
-  const df = new Map(
-    result.rows.filter((row) => row.lexeme !== null).map((row) => [row.lexeme!, Number(row.df)]),
-  );
-  return {
-    averageLength: Math.max(total / Math.max(n, 1), 1),
-    weights: terms.map((lexeme) => {
-      const frequency = df.get(lexeme) ?? 0;
-      return { lexeme, idf: Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5)), documents: frequency };
-    }),
-  };
-}
-
-/** The most a term can add to an episode's score: its IDF times (k1 + 1), as term frequency grows. */
-function upperBound(weight: TermWeight): number {
-  return weight.idf * (BM25_K1 + 1);
-}
-
-/**
- * MaxScore's split of the query terms: the lowest-weighted terms whose upper bounds together stay
- * below the weight of the rarest term can be left out of the match (an episode holding only them
- * scores below any holding the rarest term once, give or take its length), as long as the page of
- * episodes found through the other terms ends above that sum: then none of the episodes left out
- * could have made the page. Returns the terms to match and the bound the page must beat.
- */
-function essentialTerms(weights: readonly TermWeight[]): { essential: TermWeight[]; bound: number } {
-  const byWeight = [...weights].sort((a, b) => a.idf - b.idf);
-  const rarest = byWeight[byWeight.length - 1]!;
-  let bound = 0;
-  let skipped = 0;
-  while (skipped < byWeight.length - 1 && bound + upperBound(byWeight[skipped]!) < rarest.idf) {
-    bound += upperBound(byWeight[skipped]!);
-    skipped += 1;
-  }
-  return { essential: byWeight.slice(skipped), bound };
-}
-
-/**
- * BM25 over the reader's episodes matching any of `matched` (a subset of the query's terms), each
- * scored with every query term in `weights`: term frequencies are read off the tsvector's
- * positions, then the read filter chooses which scored episodes are returned. Only episodes the
- * reader may see are read.
- */
-function bm25Sql(
-  schema: string,
-  args: SearchFilter & { limit: number },
-  stats: CollectionStats,
-  matched: readonly TermWeight[],
-  p: Params,
-): string {
+function bm25Sql(schema: string, args: SearchFilter & { limit: number }, terms: string[], p: Params): string {
   const tenant = p.add(tenantOf(args.scope));
-  const q = `${p.add(anyTermQuery(matched.map((w) => w.lexeme)))}::tsquery`;
-  const lexemes = p.texts(stats.weights.map((w) => w.lexeme));
-  const idfs = `${p.add(stats.weights.map((w) => w.idf))}::float8[]`;
-  const averageLength = `${p.add(stats.averageLength)}::float8`;
-  const scopes = visibleScopesQuerySql(args.scope, p);
-  return `WITH weights AS (SELECT * FROM unnest(${lexemes}, ${idfs}) AS w(lexeme, idf)),
-    postings AS (
-      SELECT e.id, e.doc_length, u.lexeme, cardinality(u.positions)::float8 AS tf
-        FROM ${schema}.episodes e CROSS JOIN LATERAL unnest(e.search) u
-       WHERE ${scopedSearchSql('e')} @@ (${scopes} && ${q}) AND ${filterSql(args, p, 'e')}
-         AND u.lexeme = ANY(${lexemes})),
+  const lexemes = p.texts(terms);
+  const rows = visibleScopeRows(args.scope);
+  const [orgs, users, agents, threads] = [1, 2, 3, 4].map((i) => p.texts(rows.map((row) => row[i]!)));
+  return `WITH totals AS (
+      SELECT COALESCE(sum(documents), 0)::float8 AS n, COALESCE(sum(terms), 0)::float8 AS total
+        FROM ${schema}.keyword_stats WHERE tenant_id = ${tenant}),
+    weights AS MATERIALIZED (
+      SELECT f.lexeme, ln(1 + (t.n - f.df + 0.5) / (f.df + 0.5)) AS idf,
+             GREATEST(t.total / GREATEST(t.n, 1), 1) AS average_length
+        FROM (SELECT lexeme, sum(documents)::float8 AS df FROM ${schema}.keyword_terms
+               WHERE tenant_id = ${tenant} AND lexeme = ANY(${lexemes})
+               GROUP BY lexeme HAVING sum(documents) > 0) f
+        CROSS JOIN totals t),
     best AS (
-      SELECT t.id, sum(w.idf * t.tf * ${BM25_K1 + 1}
-                   / (t.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * t.doc_length / ${averageLength}))) AS score
-        FROM postings t JOIN weights w USING (lexeme)
-       GROUP BY t.id
-       ORDER BY score DESC, t.id LIMIT ${p.add(args.limit)})
+      SELECT k.id, sum(w.idf * k.tf * ${BM25_K1 + 1}
+                   / (k.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * k.doc_length / w.average_length))) AS score
+        FROM weights w
+        CROSS JOIN unnest(${orgs}, ${users}, ${agents}, ${threads}) AS s(org_id, user_id, agent_id, thread_id)
+        CROSS JOIN LATERAL (
+          SELECT k.id, k.tf, k.doc_length FROM ${schema}.keyword_postings k
+           WHERE k.tenant_id = ${tenant} AND k.lexeme = w.lexeme AND k.org_id = s.org_id COLLATE "C"
+             AND k.user_id = s.user_id COLLATE "C" AND k.agent_id = s.agent_id COLLATE "C"
+             AND k.thread_id = s.thread_id COLLATE "C" AND ${rowFilterSql(args, p, 'k')}
+          OFFSET 0) k
+       GROUP BY k.id
+       ORDER BY score DESC, k.id LIMIT ${p.add(args.limit)})
     SELECT ${QUALIFIED_COLUMNS}, GREATEST(best.score, 1e-9)::float8 AS score
       FROM best JOIN ${schema}.episodes e ON e.tenant_id = ${tenant} AND e.id = best.id
      ORDER BY best.score DESC, best.id`;
@@ -329,8 +266,7 @@ export function episodeDriver(
       );
       return result.rows;
     }
-    const typed = `${v}.vector(${d})`;
-    const query = `${p.add(vectorLiteral(args.vector))}::${typed}`;
+    const query = `${p.add(vectorLiteral(args.vector))}::${v}.halfvec(${d})`;
     return db.atomic(async () => {
       // pgvector 0.8 iterative index scans: keep walking the graph until enough rows pass the
       // scope filter, instead of returning fewer than asked for. Sorting every candidate is never
@@ -343,7 +279,7 @@ export function episodeDriver(
       );
       const result = await db.query<EpisodeRow>(
         `SELECT ${COLUMNS} FROM ${schema}.episodes WHERE ${where}
-          ORDER BY embedding_f4::${typed} OPERATOR(${v}.<=>) ${query}
+          ORDER BY ${indexedVectorSql(v, d)} OPERATOR(${v}.<=>) ${query}
           LIMIT ${p.add(args.limit)}`,
         p.values,
       );
@@ -352,15 +288,14 @@ export function episodeDriver(
   }
 
   /**
-   * Which way each recent filter went (few candidates or not), so repeated searches at one scope
-   * skip the count's round trip. A stale answer only costs speed, never results: an exact scan is
-   * always right, and an index walk that comes up short falls back to one.
+   * Filters recently found to have many candidates, so repeated searches at one scope go straight
+   * to the index. A stale entry only costs speed, never results: an index walk that comes up short
+   * falls back to the exact query.
    */
-  const decisions = new Map<string, { few: boolean; at: number }>();
+  const manyCandidates = new Map<string, number>();
 
-  /** True when at most `exactSearchBelow` visible episodes of this dimension pass the filter. */
-  async function fewCandidates(names: SchemaNames, args: SearchFilter, d: number): Promise<boolean> {
-    const key = JSON.stringify([
+  function decisionKey(names: SchemaNames, args: SearchFilter, d: number): string {
+    return JSON.stringify([
       names.schema,
       d,
       args.scope,
@@ -369,24 +304,39 @@ export function episodeDriver(
       args.since ?? null,
       args.until ?? null,
     ]);
-    const now = Date.now();
-    const cached = decisions.get(key);
-    if (cached && now - cached.at < DECISION_TTL_MS) return cached.few;
-    const few = await countFewCandidates(names, args, d);
-    if (decisions.size >= MAX_DECISIONS) decisions.clear();
-    decisions.set(key, { few, at: now });
-    return few;
   }
 
-  async function countFewCandidates(names: SchemaNames, args: SearchFilter, d: number): Promise<boolean> {
+  /**
+   * The exact answer when at most `exactSearchBelow` visible episodes of this dimension pass the
+   * filter, else undefined: the bounded count (from the scope index alone) and the exact search,
+   * which runs only when the count allows, in one statement.
+   */
+  async function exactWhenFew(
+    names: SchemaNames,
+    args: SearchFilter & { vector: number[]; limit: number },
+  ): Promise<EpisodeRow[] | undefined> {
+    const { schema, vector: v } = names;
+    const d = args.vector.length;
     const p = new Params();
-    const result = await db.query<{ n: unknown }>(
-      `SELECT count(*) AS n FROM (
-         SELECT 1 FROM ${names.schema}.episodes WHERE dims = ${d} AND ${filterSql(args, p)}
-          LIMIT ${p.add(options.exactSearchBelow + 1)}) candidates`,
+    const most = p.add(options.exactSearchBelow);
+    const counted = `SELECT count(*) AS n FROM (
+        SELECT 1 FROM ${schema}.episodes WHERE dims = ${d} AND ${filterSql(args, p)}
+         LIMIT ${most}::integer + 1) candidates`;
+    const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
+    const result = await db.query<EpisodeRow & { candidates: unknown }>(
+      `WITH counted AS MATERIALIZED (${counted}),
+       best AS (
+         SELECT tenant_id, id, COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1) AS distance
+           FROM ${schema}.episodes
+          WHERE dims = ${d} AND ${filterSql(args, p)} AND (SELECT n FROM counted) <= ${most}::integer
+          ORDER BY distance, id LIMIT ${p.add(args.limit)})
+       SELECT counted.n AS candidates, ${QUALIFIED_COLUMNS}
+         FROM counted LEFT JOIN (best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id) ON true
+        ORDER BY best.distance, best.id`,
       p.values,
     );
-    return int(result.rows[0]!.n) <= options.exactSearchBelow;
+    if (int(result.rows[0]!.candidates) > options.exactSearchBelow) return undefined;
+    return result.rows.filter((row) => row.id !== null);
   }
 
   return {
@@ -416,8 +366,9 @@ export function episodeDriver(
           `WITH inserted AS (
              INSERT INTO ${schema}.episodes (${STORED_COLUMNS}, dims, search, doc_length)
              VALUES ${rows.join(', ')}
-             RETURNING tenant_id, doc_length, search),
-           ${keywordChangesSql(schema, 'inserted', 1)}
+             RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, status, access_level, occurred_at),
+           ${keywordChangesSql(schema, 'inserted', 1)},
+           ${postingsAddedSql(schema, 'inserted')}
            SELECT count(*) AS n FROM inserted`,
           p.values,
         );
@@ -493,34 +444,30 @@ export function episodeDriver(
         );
         return scored(result.rows);
       }
-      const stats = await collectionStats(db, schema, tenantOf(args.scope), terms);
-      // Terms no episode of the tenant holds match nothing and add nothing.
-      const present = stats.weights.filter((w) => w.documents > 0);
-      if (present.length === 0) return [];
-      const { essential, bound } = essentialTerms(present);
-      if (essential.length < present.length) {
-        // MaxScore: match only the heavier terms; the answer stands when its last score beats
-        // every score an episode holding none of them could reach.
-        const p = new Params();
-        const result = await db.query<ScoredRow>(bm25Sql(schema, args, stats, essential, p), p.values);
-        const last = result.rows[args.limit - 1];
-        if (last && Number(last.score) > bound) return scored(result.rows);
-      }
       const p = new Params();
-      const result = await db.query<ScoredRow>(bm25Sql(schema, args, stats, present, p), p.values);
+      const result = await db.query<ScoredRow>(bm25Sql(schema, args, terms, p), p.values);
       return scored(result.rows);
     },
 
     async searchVector(args) {
       const names = await db.names();
       const d = args.vector.length;
-      const indexed = d <= MAX_HNSW_DIMENSIONS && !(await fewCandidates(names, args, d));
-      if (indexed) {
-        const rows = await nearest(names, args, false);
-        // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the
-        // nearby vectors; then the exact query gives the complete answer.
-        if (rows.length >= args.limit) return cosineScored(rows, args.vector);
+      if (d > MAX_HNSW_DIMENSIONS) return cosineScored(await nearest(names, args, true), args.vector);
+      const key = decisionKey(names, args, d);
+      const many = manyCandidates.get(key);
+      if (many === undefined || Date.now() - many >= DECISION_TTL_MS) {
+        const rows = await exactWhenFew(names, args);
+        if (rows) {
+          manyCandidates.delete(key);
+          return cosineScored(rows, args.vector);
+        }
+        if (manyCandidates.size >= MAX_DECISIONS) manyCandidates.clear();
+        manyCandidates.set(key, Date.now());
       }
+      const rows = await nearest(names, args, false);
+      // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the
+      // nearby vectors; then the exact query gives the complete answer.
+      if (rows.length >= args.limit) return cosineScored(rows, args.vector);
       return cosineScored(await nearest(names, args, true), args.vector);
     },
 
@@ -548,10 +495,14 @@ export function episodeDriver(
         `occurred_at = COALESCE(${p.add(patch.occurredAt ?? null)}::bigint, occurred_at)`,
         `metadata = metadata || ${p.json(patch.metadata ?? {})}`,
       ];
+      // Status and time are filters of keyword search too: the postings follow in the same statement.
       const result = await db.query<EpisodeRow>(
-        `UPDATE ${schema}.episodes SET ${set.join(', ')}
-          WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)}
-          RETURNING ${COLUMNS}`,
+        `WITH changed AS (
+           UPDATE ${schema}.episodes SET ${set.join(', ')}
+            WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)}
+            RETURNING ${COLUMNS}),
+         ${postingsChangedSql(schema, 'changed')}
+         SELECT * FROM changed`,
         p.values,
       );
       if (!result.rows[0]) throw notFound('episode', id);
@@ -574,8 +525,9 @@ export function episodeDriver(
       const result = await db.query<{ n: unknown }>(
         `WITH gone AS (
            DELETE FROM ${schema}.episodes WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)})
-           RETURNING tenant_id, doc_length, search),
-         ${keywordChangesSql(schema, 'gone', -1)}
+           RETURNING tenant_id, id, doc_length, search),
+         ${keywordChangesSql(schema, 'gone', -1)},
+         ${postingsRemovedSql(schema, 'gone')}
          SELECT count(*) AS n FROM gone`,
         p.values,
       );

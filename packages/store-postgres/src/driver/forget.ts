@@ -1,4 +1,5 @@
 import { type ForgetCounts, type Scope, tenantOf } from '@strata-memory/core';
+import { postingsRemovedSql } from '../search/keyword-postings.ts';
 import { keywordChangesSql } from '../search/keyword-stats.ts';
 import { Params } from '../sql/params.ts';
 import { subtreeSql } from '../sql/scope-filter.ts';
@@ -7,7 +8,7 @@ import type { Database } from './database.ts';
 /**
  * Erases every row stored in the subtree of `scope` from every table in one transaction, plus
  * the edges (at any scope of the tenant) that touch an erased node (an edge never outlives one
- * of its ends), and takes the erased episodes out of BM25's statistics. Each DELETE is a range on the tables' leading (tenant, scope) columns.
+ * of its ends), and takes the erased episodes out of BM25's statistics and postings. Each DELETE is a range on the tables' leading (tenant, scope) columns.
  */
 export async function forgetSubtree(db: Database, scope: Scope): Promise<ForgetCounts> {
   const { schema } = await db.names();
@@ -22,8 +23,9 @@ export async function forgetSubtree(db: Database, scope: Scope): Promise<ForgetC
     const e = new Params();
     const erased = await db.query<{ n: unknown }>(
       `WITH gone AS (
-         DELETE FROM ${schema}.episodes WHERE ${subtreeSql(scope, e)} RETURNING tenant_id, doc_length, search),
-       ${keywordChangesSql(schema, 'gone', -1)}
+         DELETE FROM ${schema}.episodes WHERE ${subtreeSql(scope, e)} RETURNING tenant_id, id, doc_length, search),
+       ${keywordChangesSql(schema, 'gone', -1)},
+       ${postingsRemovedSql(schema, 'gone')}
        SELECT count(*) AS n FROM gone`,
       e.values,
     );

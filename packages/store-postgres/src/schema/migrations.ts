@@ -263,6 +263,64 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX audit_scope ON ${s}.audit_log (${SCOPE_KEY})`,
     ],
   },
+  {
+    version: 3,
+    name: 'BM25 postings per tenant, lexeme and scope',
+    statements: ({ schema: s }) => [
+      // One row per episode and lexeme (see search/keyword-postings.ts): a keyword search reads its
+      // terms' postings in the reader's scopes from the primary key alone (index-only), where
+      // matching through the GIN index read every matching episode's wide row and unnested its
+      // whole tsvector. Every episode write keeps it in step, in the same statement.
+      `CREATE TABLE ${s}.keyword_postings (
+        tenant_id text COLLATE "C" NOT NULL,
+        lexeme text COLLATE "C" NOT NULL,
+        org_id text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        agent_id text COLLATE "C" NOT NULL,
+        thread_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        tf integer NOT NULL,
+        doc_length integer NOT NULL,
+        status text NOT NULL,
+        access_level integer NOT NULL,
+        occurred_at bigint NOT NULL,
+        PRIMARY KEY (tenant_id, lexeme, org_id, user_id, agent_id, thread_id, id)
+          INCLUDE (tf, doc_length, status, access_level, occurred_at))`,
+      // An episode's postings, for deletes and status or time changes.
+      `CREATE INDEX keyword_postings_episode ON ${s}.keyword_postings (tenant_id, id)`,
+      `INSERT INTO ${s}.keyword_postings (tenant_id, lexeme, org_id, user_id, agent_id, thread_id, id,
+          tf, doc_length, status, access_level, occurred_at)
+        SELECT e.tenant_id, u.lexeme, e.org_id, e.user_id, e.agent_id, e.thread_id, e.id,
+               cardinality(u.positions), e.doc_length, e.status, e.access_level, e.occurred_at
+          FROM ${s}.episodes e CROSS JOIN LATERAL unnest(e.search) AS u`,
+      // Statistics now, so the first searches are planned on the index rather than on guesses.
+      `ANALYZE ${s}.keyword_postings`,
+    ],
+  },
+  {
+    version: 4,
+    name: 'HNSW indexes over halfvec',
+    statements: ({ schema: s, vector: v }) => [
+      // Each dimension's HNSW index is rebuilt over `embedding_f4::halfvec(dims)` (see
+      // search/vector-indexes.ts): half the size, so more of it stays in shared buffers, and the
+      // found rows are scored exactly anyway. Rebuilding reads every vector of that dimension.
+      `DO $$
+       DECLARE r record;
+       BEGIN
+         FOR r IN SELECT c.relname AS name, substring(c.relname FROM '[0-9]+$')::integer AS dims
+                    FROM pg_class c
+                   WHERE c.relnamespace = '${s}'::regnamespace AND c.relkind = 'i'
+                     AND c.relname ~ '^episodes_hnsw_[0-9]+$'
+                     AND NOT EXISTS (SELECT 1 FROM pg_index i JOIN pg_opclass o ON o.oid = i.indclass[0]
+                                      WHERE i.indexrelid = c.oid AND o.opcname = 'halfvec_cosine_ops')
+         LOOP
+           EXECUTE format('DROP INDEX ${s}.%I', r.name);
+           EXECUTE format('CREATE INDEX %I ON ${s}.episodes USING hnsw ((embedding_f4::${v}.halfvec(%s)) ${v}.halfvec_cosine_ops) WHERE dims = %s',
+                          r.name, r.dims, r.dims);
+         END LOOP;
+       END $$`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */

@@ -1,6 +1,6 @@
 import type { Database } from '../driver/database.ts';
 
-/** pgvector's HNSW limit for the `vector` type. Larger embeddings are searched exactly. */
+/** Embeddings longer than this are searched exactly (pgvector's HNSW takes `halfvec` up to 4,000). */
 export const MAX_HNSW_DIMENSIONS = 2_000;
 
 /** Advisory-lock class for index creation ("STRATV"), paired with the dimension. */
@@ -10,10 +10,17 @@ export function vectorIndexName(dimensions: number): string {
   return `episodes_hnsw_${dimensions}`;
 }
 
+/** The indexed expression (a query must repeat it to use the index): the float4 vector as `halfvec`. */
+export function indexedVectorSql(vector: string, dimensions: number): string {
+  return `(embedding_f4::${vector}.halfvec(${dimensions}))`;
+}
+
 /**
  * Episodes keep one `vector` column of any length plus its `dims`; each dimension gets its own
- * partial HNSW index over `embedding_f4::vector(dims)` with cosine distance, so vectors of different
- * lengths are never compared and each index holds one model's vectors. The index for a dimension
+ * partial HNSW index over `embedding_f4::halfvec(dims)` with cosine distance, so vectors of different
+ * lengths are never compared and each index holds one model's vectors. Half-precision entries make
+ * the index half the size (more of it stays in shared buffers); the walk only picks candidates,
+ * which are scored again with their exact float64 embeddings. The index for a dimension
  * is made the first time an episode of that dimension is stored (under a transaction-level
  * advisory lock, so concurrent writers make it once) and remembered per process.
  */
@@ -41,7 +48,7 @@ export class VectorIndexes {
         await this.db.query('SELECT pg_advisory_xact_lock($1::bigint)', [key]);
         await this.db.query(
           `CREATE INDEX IF NOT EXISTS ${name} ON ${schema}.episodes
-             USING hnsw ((embedding_f4::${vector}.vector(${dimensions})) ${vector}.vector_cosine_ops)
+             USING hnsw (${indexedVectorSql(vector, dimensions)} ${vector}.halfvec_cosine_ops)
              WHERE dims = ${dimensions}`,
         );
       });

@@ -88,12 +88,13 @@ export function episodeDriver(
   vectors: VectorIndex,
   terms: TermStatistics,
 ): EpisodeDriver {
-  /** Full rows for `rowIds`, keyed by row id. */
-  const load = (rowIds: readonly number[]): Map<number, LoadedEpisodeRow> => {
+  /** Full rows for `rowIds` (those passing `filter`, when given), keyed by row id. */
+  const load = (rowIds: readonly number[], filter?: Clause): Map<number, LoadedEpisodeRow> => {
     if (rowIds.length === 0) return new Map();
+    const where = allOf(filter, inClause('e.row_id', rowIds));
     const rows = sql.all<LoadedEpisodeRow>(
-      `SELECT ${EPISODE_SELECT} FROM ${EPISODE_FROM} WHERE ${inClause('e.row_id', rowIds).sql}`,
-      rowIds,
+      `SELECT ${EPISODE_SELECT} FROM ${EPISODE_FROM} WHERE ${where.sql}`,
+      where.params,
     );
     return new Map(rows.map((row) => [row.row_id, row]));
   };
@@ -336,7 +337,9 @@ export function episodeDriver(
         // `oversampling` times the rows wanted, and those are re-ranked below by exact cosine.
         const coarse = partitions.vectors > vectors.options.exactLimit;
         let k = coarse ? wanted * vectors.options.oversampling : wanted;
-        let found: number[] = [];
+        // Candidates are loaded with the SQL filter applied, in the same statement: one probe per
+        // candidate (the scoring below needs their embeddings anyway).
+        let found = new Map<number, LoadedEpisodeRow>();
         for (;;) {
           const neighbours = vectors.search({
             dimensions,
@@ -349,15 +352,9 @@ export function episodeDriver(
             k,
             coarse,
           });
-          const where = allOf(filter, inClause('e.row_id', neighbours));
-          found =
-            neighbours.length === 0
-              ? []
-              : sql
-                  .all<{ row_id: number }>(`SELECT e.row_id FROM episodes e WHERE ${where.sql}`, where.params)
-                  .map((r) => r.row_id);
+          found = load(neighbours, filter);
           // The filter columns mirror the SQL filter, so rows fall out only on a hash collision.
-          if (found.length >= wanted || neighbours.length < k || k >= MAX_K) break;
+          if (found.size >= wanted || neighbours.length < k || k >= MAX_K) break;
           k = Math.min(k * 4, MAX_K);
         }
 
@@ -371,7 +368,8 @@ export function episodeDriver(
           .map((r) => r.row_id);
 
         // Score every candidate from its raw bytes, then build records for the winners only.
-        const scored = [...load([...found, ...zeroIds]).values()].map((row) => ({
+        for (const [rowId, row] of load(zeroIds)) found.set(rowId, row);
+        const scored = [...found.values()].map((row) => ({
           row,
           score: cosine(query, queryNorm, row),
         }));

@@ -2,8 +2,8 @@ import type { Memory, MemoryContext, Scope } from '@strata-memory/core';
 import type { BudgetedContext, QuestionRetrieval, RetrievalPlan, Strategy } from './types.ts';
 
 /**
- * Episodes the ranking recall considers at least (the engine's default), so recall@k for one k
- * does not depend on which other k were asked for.
+ * Episodes the ranking recall considers at least (the engine's default at budgets up to 1,000
+ * tokens), so recall@k for one k does not depend on which other k were asked for.
  */
 export const RANKING_MIN_EPISODES = 20;
 
