@@ -155,18 +155,27 @@ function sentence(random: () => number, draw: () => string): string {
   return out.join(' ');
 }
 
-function unitVector(random: () => number, dimensions: number): number[] {
-  const v = new Array<number>(dimensions);
-  let norm = 0;
-  for (let i = 0; i < dimensions; i++) {
-    // Sum of uniforms: close enough to Gaussian for direction sampling.
-    const x = random() + random() + random() - 1.5;
-    v[i] = x;
-    norm += x * x;
-  }
-  norm = Math.sqrt(norm);
-  for (let i = 0; i < dimensions; i++) v[i]! /= norm;
-  return v;
+function gaussianish(random: () => number): number {
+  // Sum of uniforms: close enough to Gaussian for direction sampling.
+  return random() + random() + random() - 1.5;
+}
+
+/**
+ * Unit vectors around 200 topic centres (the SQLite store's benchmark's generator), so neighbours
+ * share topics as sentence embeddings do: uniform random directions are nothing like real
+ * embeddings, and a worst case for any approximate index.
+ */
+function embeddingSpace(dimensions: number): (random: () => number) => number[] {
+  const centreRandom = prng(11);
+  const centres = Array.from({ length: 200 }, () =>
+    Array.from({ length: dimensions }, () => gaussianish(centreRandom)),
+  );
+  return (random) => {
+    const centre = centres[Math.floor(random() * centres.length)]!;
+    const v = centre.map((x) => x + 0.8 * gaussianish(random));
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
 }
 
 interface Shape {
@@ -222,6 +231,7 @@ async function fill(args: {
   const random = prng(args.seed);
   const { draw } = vocabulary(prng(7));
   const t0 = Date.UTC(2024, 0, 1);
+  const embed = args.dimensions ? embeddingSpace(args.dimensions) : undefined;
   let elapsed = 0;
   for (let start = 0; start < args.size; start += BATCH) {
     const episodes: Parameters<Store['episodes']['put']>[0]['episodes'] = [];
@@ -232,7 +242,7 @@ async function fill(args: {
         text: sentence(random, draw),
         occurredAt: t0 + i * 60_000,
         provenance: { source: 'observation' as const, at: t0 + i * 60_000 },
-        ...(args.dimensions ? { embedding: unitVector(random, args.dimensions) } : {}),
+        ...(embed ? { embedding: embed(random) } : {}),
       });
     }
     elapsed += await timed(() => args.store.episodes.put({ episodes }));
@@ -322,6 +332,7 @@ async function searches(
 ): Promise<SearchNumbers> {
   const random = prng(seed);
   const { draw } = vocabulary(prng(7));
+  const embed = embeddingSpace(args.dimensions);
   const queries = Array.from({ length: args.queries + 20 }, (_, q) => {
     const scope = { ...scopeOf(shape, Math.floor(random() * 1_000_000)), threadId: 'main' };
     const words = Array.from({ length: 3 + Math.floor(random() * 4) }, () =>
@@ -330,7 +341,7 @@ async function searches(
     return {
       scope,
       text: `what did we say about ${words.join(' ')}?`,
-      vector: unitVector(random, args.dimensions),
+      vector: embed(random),
       q,
     };
   });

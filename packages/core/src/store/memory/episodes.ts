@@ -94,7 +94,7 @@ export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDrive
     list(args) {
       const accept = matcher(args);
       const items: EpisodeRecord[] = [];
-      for (const row of tables.visibleEpisodes(args.scope)) {
+      for (const row of tables.visibleEpisodesBetween(args.scope, args.since, args.until)) {
         if (accept(row.record)) items.push(row.record);
       }
       return paginate({

@@ -17,6 +17,7 @@ import { KeywordIndex } from './keyword-index.ts';
 import { compositeKey, exactScopeKey, visibleScopeKeys } from './row-keys.ts';
 import { ScopeRegistry } from './scope-registry.ts';
 import { Table } from './table.ts';
+import { Timeline } from './timeline.ts';
 
 export interface ThreadRow {
   record: ThreadRecord;
@@ -93,6 +94,8 @@ export class MemoryTables {
   readonly keywordIndexes = new Map<string, KeywordIndex>();
   /** Tenant → exact scope key → episode id → row: reads visit only the scopes they may see. */
   readonly episodesByScope = new Map<string, Map<string, Map<string, EpisodeRow>>>();
+  /** Tenant → exact scope key → its episodes in time order, for reads bounded in time. */
+  readonly episodeTimelines = new Map<string, Map<string, Timeline<EpisodeRow>>>();
   /** Which exact scopes hold rows in any table. */
   readonly scopes = new ScopeRegistry();
   /** Fact key → ids of every stored version. */
@@ -154,6 +157,11 @@ export class MemoryTables {
         rows.delete(before.record.id);
         if (rows.size === 0) byScope.delete(key);
         if (byScope.size === 0) this.episodesByScope.delete(tenant);
+        const timelines = this.episodeTimelines.get(tenant)!;
+        const timeline = timelines.get(key)!;
+        timeline.remove(before);
+        if (timeline.size === 0) timelines.delete(key);
+        if (timelines.size === 0) this.episodeTimelines.delete(tenant);
       }
       if (after) {
         const tenant = tenantOf(after.record.scope);
@@ -169,6 +177,20 @@ export class MemoryTables {
           byScope.set(key, rows);
         }
         rows.set(after.record.id, after);
+        let timelines = this.episodeTimelines.get(tenant);
+        if (!timelines) {
+          timelines = new Map();
+          this.episodeTimelines.set(tenant, timelines);
+        }
+        let timeline = timelines.get(key);
+        if (!timeline) {
+          timeline = new Timeline(
+            (row) => row.record.occurredAt,
+            (row) => row.record.id,
+          );
+          timelines.set(key, timeline);
+        }
+        timeline.add(after);
       }
     });
 
@@ -242,6 +264,16 @@ export class MemoryTables {
     for (const key of visibleScopeKeys(reader)) {
       const rows = byScope.get(key);
       if (rows) yield* rows.values();
+    }
+  }
+
+  /** The same rows as `visibleEpisodes`, only those with `since <= occurredAt <= until`. */
+  *visibleEpisodesBetween(reader: Scope, since?: number, until?: number): Iterable<EpisodeRow> {
+    const timelines = this.episodeTimelines.get(tenantOf(reader));
+    if (!timelines) return;
+    for (const key of visibleScopeKeys(reader)) {
+      const timeline = timelines.get(key);
+      if (timeline) yield* timeline.between(since, until);
     }
   }
 
