@@ -50,6 +50,7 @@ export { accessWeight, cosine, recencyWeight, retentionValue } from './recall/sc
 export * from './scope/scope.ts';
 export * from './store/contract.ts';
 export { defineStore, parseArgs, validationError } from './store/define-store.ts';
+export { nextFactVersion } from './store/fact-versions.ts';
 export { LIMITS } from './store/limits.ts';
 export { analyzeText, ENGLISH_STOP_WORDS } from './store/memory/keyword-analyzer.ts';
 export { type MemoryStoreOptions, memoryStore } from './store/memory/memory-store.ts';

@@ -23,13 +23,19 @@
  * - the episodes table's size with its indexes, and BM25's postings table's.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
+import { createMemory, type Embedder, PORT_SPECIFICATION_VERSION, type Store } from '@strata-memory/core';
 import {
-  createMemory,
-  type Embedder,
-  PORT_SPECIFICATION_VERSION,
-  type Scope,
-  type Store,
-} from '@strata-memory/core';
+  addRecallContext,
+  embeddingSpace,
+  FUNCTION_WORDS,
+  prng,
+  SHAPES,
+  type Shape,
+  scopeOf,
+  sentence,
+  summarize,
+  vocabulary,
+} from '@strata-memory/store-conformance/bench';
 import pg from 'pg';
 import { postgresStore } from '../src/index.ts';
 
@@ -59,155 +65,6 @@ function parseCommandLine(argv: string[]): Args {
     bulkFrom: Number(value('bulk-from') ?? 20_000),
     keywordRanking: value('keyword-ranking') === 'ts_rank_cd' ? 'ts_rank_cd' : 'bm25',
     shapes: (value('shapes') ?? '100,1').split(',').map(Number),
-  };
-}
-
-// ------------------------------------------------------------------ deterministic corpus
-
-/** A small seeded PRNG (mulberry32), so every run builds the same corpus. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ner',
-  'sta',
-  'vo',
-  'ul',
-  'tri',
-  'pen',
-  'dor',
-  'qua',
-  'zel',
-  'fin',
-  'ro',
-  'besh',
-  'ty',
-];
-const FUNCTION_WORDS = [
-  'the',
-  'a',
-  'of',
-  'to',
-  'and',
-  'in',
-  'for',
-  'we',
-  'is',
-  'on',
-  'with',
-  'that',
-  'it',
-  'was',
-];
-
-/** A 5,000-word vocabulary drawn from with a Zipf distribution, like natural text. */
-function vocabulary(random: () => number): { words: string[]; draw: () => string } {
-  const words: string[] = [];
-  const seen = new Set<string>();
-  while (words.length < 5000) {
-    let word = '';
-    const parts = 2 + Math.floor(random() * 3);
-    for (let i = 0; i < parts; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-    if (!seen.has(word)) {
-      seen.add(word);
-      words.push(word);
-    }
-  }
-  const weights = words.map((_, i) => 1 / (i + 1));
-  const cumulative: number[] = [];
-  let sum = 0;
-  for (const w of weights) {
-    sum += w;
-    cumulative.push(sum);
-  }
-  const draw = () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return words[lo]!;
-  };
-  return { words, draw };
-}
-
-function sentence(random: () => number, draw: () => string): string {
-  const length = 8 + Math.floor(random() * 20);
-  const out: string[] = [];
-  for (let i = 0; i < length; i++) {
-    out.push(random() < 0.35 ? FUNCTION_WORDS[Math.floor(random() * FUNCTION_WORDS.length)]! : draw());
-  }
-  if (random() < 0.3) out.push(`$${Math.floor(random() * 10_000)}`);
-  return out.join(' ');
-}
-
-function gaussianish(random: () => number): number {
-  // Sum of uniforms: close enough to Gaussian for direction sampling.
-  return random() + random() + random() - 1.5;
-}
-
-/**
- * Unit vectors around 200 topic centres (the SQLite store's benchmark's generator), so neighbours
- * share topics as sentence embeddings do: uniform random directions are nothing like real
- * embeddings, and a worst case for any approximate index.
- */
-function embeddingSpace(dimensions: number): (random: () => number) => number[] {
-  const centreRandom = prng(11);
-  const centres = Array.from({ length: 200 }, () =>
-    Array.from({ length: dimensions }, () => gaussianish(centreRandom)),
-  );
-  return (random) => {
-    const centre = centres[Math.floor(random() * centres.length)]!;
-    const v = centre.map((x) => x + 0.8 * gaussianish(random));
-    const norm = Math.hypot(...v);
-    return v.map((x) => x / norm);
-  };
-}
-
-interface Shape {
-  name: string;
-  tenants: number;
-  usersPerTenant: number;
-}
-
-const SHAPES: Shape[] = [
-  { name: '100 tenants', tenants: 100, usersPerTenant: 10 },
-  { name: '1 tenant', tenants: 1, usersPerTenant: 10 },
-];
-
-function scopeOf(shape: Shape, index: number): Scope {
-  const tenant = index % shape.tenants;
-  const user = Math.floor(index / shape.tenants) % shape.usersPerTenant;
-  return { orgId: `org-${tenant}`, userId: `user-${tenant}-${user}` };
-}
-
-// ------------------------------------------------------------------ measurements
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;
-}
-
-function summarize(times: number[]): { p50: number; p95: number; mean: number } {
-  const sorted = [...times].sort((a, b) => a - b);
-  const round = (x: number) => Math.round(x * 100) / 100;
-  return {
-    p50: round(percentile(sorted, 0.5)),
-    p95: round(percentile(sorted, 0.95)),
-    mean: round(times.reduce((a, b) => a + b, 0) / times.length),
   };
 }
 
@@ -275,28 +132,6 @@ async function deferIndex(
       client.release();
     }
   };
-}
-
-async function addRecallContext(store: Store, shape: Shape): Promise<void> {
-  for (let tenant = 0; tenant < shape.tenants; tenant++) {
-    const scope = scopeOf(shape, tenant);
-    for (let f = 0; f < 20; f++) {
-      await store.facts.insert({
-        fact: {
-          scope,
-          entityType: 'project',
-          entityId: `project-${f % 5}`,
-          key: `attribute ${f}`,
-          value: f,
-          provenance: { source: 'api' },
-        },
-      });
-    }
-    await store.threads.appendMessages({
-      scope: { ...scope, threadId: 'main' },
-      messages: Array.from({ length: 50 }, (_, m) => ({ role: 'user' as const, content: `message ${m}` })),
-    });
-  }
 }
 
 interface SearchNumbers {

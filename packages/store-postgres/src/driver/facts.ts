@@ -3,6 +3,7 @@ import {
   type FactDriver,
   type FactRecord,
   type FactStatus,
+  nextFactVersion,
   notFound,
   type Scope,
   tenantOf,
@@ -168,24 +169,7 @@ export function factDriver(db: Database): FactDriver {
             WHERE tenant_id = ${end.add(tenantOf(previous.scope))} AND id = ${end.add(id)}`,
           end.values,
         );
-        const current = compact({
-          id: next.id,
-          scope: previous.scope,
-          entityType: previous.entityType,
-          entityId: previous.entityId,
-          key: previous.key,
-          value: next.value,
-          confidence: next.confidence,
-          status: 'active',
-          validFrom: at,
-          version: previous.version + 1,
-          supersedes: previous.id,
-          lastConfirmedAt: at,
-          accessLevel: next.accessLevel ?? previous.accessLevel,
-          provenance: next.provenance,
-          createdAt: at,
-          metadata: next.metadata,
-        }) as FactRecord;
+        const current = nextFactVersion(previous, next, at);
         const p = new Params();
         const inserted = await db.query(insertSql(schema, current, p), p.values);
         if (inserted.rowCount === 0) throw conflict(`fact "${next.id}" already exists`, { id: next.id });

@@ -4,6 +4,7 @@ import {
   type FactRecord,
   type JsonValue,
   type Metadata,
+  nextFactVersion,
   notFound,
   type Provenance,
   type Scope,
@@ -200,24 +201,7 @@ export function factDriver(sql: Statements, run: Runner): FactDriver {
           id,
         ]);
         const ended = toFact({ ...previous, status: 'superseded', valid_to: at, superseded_by: next.id });
-        const current: FactRecord = {
-          id: next.id,
-          scope: ended.scope,
-          entityType: ended.entityType,
-          entityId: ended.entityId,
-          key: ended.key,
-          value: next.value,
-          confidence: next.confidence,
-          status: 'active',
-          validFrom: at,
-          version: ended.version + 1,
-          supersedes: ended.id,
-          lastConfirmedAt: at,
-          accessLevel: next.accessLevel ?? ended.accessLevel,
-          provenance: next.provenance,
-          createdAt: at,
-          metadata: next.metadata,
-        };
+        const current = nextFactVersion(ended, next, at);
         insertFact(sql, current);
         return { previous: ended, current };
       }),

@@ -1,6 +1,7 @@
 import { conflict, notFound } from '../../errors/strata-error.ts';
 import { isVisible, type Scope, scopeDepth, tenantOf } from '../../scope/scope.ts';
 import type { FactDriver } from '../contract.ts';
+import { nextFactVersion } from '../fact-versions.ts';
 import type { FactRecord } from '../records.ts';
 import { paginate } from './pagination.ts';
 import { compact } from './records-copy.ts';
@@ -55,24 +56,7 @@ export function factSubStore(tables: MemoryTables): SyncSubStore<FactDriver> {
       }
       assertNewId(next.id);
       const ended: FactRecord = { ...previous, status: 'superseded', validTo: at, supersededBy: next.id };
-      const current = compact({
-        id: next.id,
-        scope: previous.scope,
-        entityType: previous.entityType,
-        entityId: previous.entityId,
-        key: previous.key,
-        value: next.value,
-        confidence: next.confidence,
-        status: 'active',
-        validFrom: at,
-        version: previous.version + 1,
-        supersedes: previous.id,
-        lastConfirmedAt: at,
-        accessLevel: next.accessLevel ?? previous.accessLevel,
-        provenance: next.provenance,
-        createdAt: at,
-        metadata: next.metadata,
-      }) as FactRecord;
+      const current = nextFactVersion(previous, next, at);
       tables.facts.set(ended.id, ended);
       tables.facts.set(current.id, current);
       return { previous: ended, current };
