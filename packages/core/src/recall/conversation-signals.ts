@@ -112,8 +112,9 @@ const INTERLEAVED_READ = 20;
 /**
  * Conversation context: the turns right before and after a strong hit (same thread, within
  * `contextGapMs`) often hold the answer to what the hit asked or the event it refers to. They
- * join the candidates at the hit's score times `contextDecay` per turn of distance, or keep their
- * own score when that is higher.
+ * join the candidates at the hit's score times `contextDecay` per turn of distance (the reply to a
+ * hit that asks a question: times `contextAnswerCarry`), or keep their own score when that is
+ * higher.
  *
  * Each hit reads only the `contextTurns` turns on either side (every episode read comes with its
  * embedding, so reading whole stretches costs more than the extra round trips); when turns of
@@ -152,7 +153,9 @@ export async function addNeighbours(args: {
         if (!episode || Math.abs(episode.occurredAt - hit.episode.occurredAt) > gap) break;
         // The hit's match carries over, decayed by distance; the neighbour's own prior applies.
         const held = byId.get(episode.id);
-        const carried = base.get(hit.id)! * tuning.contextDecay ** offset;
+        const answers = direction === 1 && offset === 1 && endsWithQuestion(hit.episode.text);
+        const carried =
+          base.get(hit.id)! * (answers ? tuning.contextAnswerCarry : tuning.contextDecay ** offset);
         if (held) {
           const score = carried * held.prior;
           if (tuning.contextSum > 0) {
@@ -218,6 +221,11 @@ export async function addNeighbours(args: {
       (before.nextCursor === undefined && after.nextCursor === undefined);
     return { items, complete };
   }
+}
+
+/** The text's last sentence asks something: no sentence ends after its last question mark. */
+export function endsWithQuestion(text: string): boolean {
+  return /\?[^.!?]*$/.test(text);
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */

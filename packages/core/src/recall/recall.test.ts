@@ -9,7 +9,8 @@ import { memoryStore } from '../store/memory/memory-store.ts';
 import { hashEmbedder, manualClock } from '../test/index.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
-import { createRecall, defaultMaxEpisodes, type RecallDeps } from './recall.ts';
+import { endsWithQuestion } from './conversation-signals.ts';
+import { createRecall, defaultMaxEpisodes, defaultRecallTuning, type RecallDeps } from './recall.ts';
 
 const DAY = 86_400_000;
 const tokenizer = defaultTokenizer();
@@ -398,6 +399,30 @@ describe('episodic ranking', () => {
     }
   });
 
+  it("carries more of a question's score to the reply that answers it than to other neighbours", async () => {
+    const finals = async (contextAnswerCarry: number) => {
+      const f = await fixture({ embedder: null, deps: { tuning: { contextAnswerCarry } } });
+      const base = new Date('2026-02-10T10:00:00Z').getTime();
+      const before = await f.episode(userA, 'Morning! Coffee is ready in the kitchen.', {
+        at: base - 30_000,
+      });
+      await f.episode(userA, 'Have you decided where the team offsite will be?', { at: base });
+      const reply = await f.episode(userA, 'Yes, we booked Lisbon for the second week of June.', {
+        at: base + 30_000,
+      });
+      const ctx = await f.recall(userA, { query: 'where is the team offsite?' });
+      const final = (id: string) => ctx.explain().find((e) => e.id === id)?.scores?.final ?? Number.NaN;
+      return { before: final(before), reply: final(reply) };
+    };
+    const decay = defaultRecallTuning.contextDecay;
+    const plain = await finals(decay);
+    const answered = await finals(0.95);
+    expect(answered.before).toBeCloseTo(plain.before, 4);
+    expect(answered.reply / plain.reply).toBeCloseTo(0.95 / decay, 3);
+    expect(endsWithQuestion('What does it mean to you? [shares an image: a drawing]')).toBe(true);
+    expect(endsWithQuestion('Did you go? Yes, last week.')).toBe(false);
+  });
+
   it('lifts a hit whose conversation stretch holds other candidates', async () => {
     for (const sessionWeight of [0.3, 0]) {
       const f = await fixture({ embedder: null, deps: { tuning: { sessionWeight, contextHits: 0 } } });
@@ -428,12 +453,34 @@ describe('episodic ranking', () => {
       speaker: 'Caroline',
     });
     const other = await f.episode(userA, 'I am painting the fence this weekend.', { speaker: 'Melanie' });
-    const ctx = await f.recall(userA, { query: 'What was Caroline painting?' });
-    const ids = ctx.items.map((i) => i.id);
-    expect(ids[0]).toBe(painting);
-    expect(ids).toContain(other);
-    expect(ids).not.toContain(greeting);
-    expect(ctx.sections.episodes[0]?.reason).toContain('speaker Caroline named in the query');
+    // The name counts possessive too ("Caroline's"), with either apostrophe.
+    for (const query of [
+      'What was Caroline painting?',
+      "What is Caroline's painting of?",
+      'Caroline’s painting?',
+    ]) {
+      const ctx = await f.recall(userA, { query });
+      const ids = ctx.items.map((i) => i.id);
+      expect(ids[0]).toBe(painting);
+      expect(ids).toContain(other);
+      expect(ids).not.toContain(greeting);
+      expect(ctx.sections.episodes[0]?.reason).toContain('speaker Caroline named in the query');
+    }
+  });
+
+  it('matches the other forms of an irregular verb the query uses (buy → bought)', async () => {
+    const f = await fixture({ embedder: null });
+    const bought = await f.episode(userA, 'I bought three figurines at the market.', {
+      at: '2026-02-01T10:00:00Z',
+    });
+    // Newer, so it would win on recency when only "figurines" matched both.
+    const dusty = await f.episode(userA, 'The figurines on the shelf are dusty.', {
+      at: '2026-02-20T10:00:00Z',
+    });
+    for (const query of ['When did she buy the figurines?', 'Is she buying figurines?']) {
+      const ctx = await f.recall(userA, { query });
+      expect(ctx.items.map((i) => i.id)).toEqual([bought, dusty]);
+    }
   });
 
   it('searches once, without the name, when the query names a speaker seen at that scope', async () => {

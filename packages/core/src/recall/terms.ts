@@ -15,16 +15,21 @@ const STOP_WORDS = new Set(
     'is are was were be been being have has had having do does did doing would could ought im ive id ill youre ' +
     'youve hes shes its were theyre isnt arent wasnt werent hasnt havent hadnt doesnt dont didnt wont wouldnt ' +
     'shouldnt cant cannot couldnt lets thats whats heres theres wheres hows whos also yeah yes oh ok okay hey hi ' +
-    'really much many well got get gets like thing things lot lots something anything one ever even still us'
+    'really much many well got get gets like thing things lot lots something anything one ever even still us let'
   ).split(' '),
 );
 
-/** Lower-case words (letters and digits), apostrophes dropped: "Caroline's" → "carolines". */
+/**
+ * Lower-case words (letters and digits). A possessive or contracted "'s" goes ("Caroline's" →
+ * "caroline", so a name matches whether or not it is possessive; "it's" → "it"), other
+ * apostrophes are dropped ("don't" → "dont").
+ */
 export function words(text: string): string[] {
   return (
     text
       .normalize('NFKC')
       .toLowerCase()
+      .replace(/(\p{L})['’]s\b/gu, '$1')
       .replace(/['’]/g, '')
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );

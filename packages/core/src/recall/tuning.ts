@@ -60,6 +60,8 @@ export interface RecallTuning {
   contextTurns: number;
   /** A neighbour's score: the hit's times this, per turn of distance. */
   contextDecay: number;
+  /** The score of the turn right after a hit that ends with a question (its answer): the hit's times this. */
+  contextAnswerCarry: number;
   /** Neighbours further apart in time than this are another conversation. */
   contextGapMs: number;
   /**
@@ -117,6 +119,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   contextSum: 0,
   contextTurns: 2,
   contextDecay: 0.8,
+  contextAnswerCarry: 0.9,
   contextGapMs: 3_600_000,
   outdatedPenalty: 0.5,
   factShare: 0.5,
