@@ -20,7 +20,7 @@ import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
 import { cosine } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
-import { contentWords, isStopWord, termOverlap, termsOf } from './terms.ts';
+import { adjacentPairs, contentWords, isStopWord, termOverlap, termsOf } from './terms.ts';
 import { parseTimeWindow, type TimeWindow } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
 import { withVerbForms } from './verb-forms.ts';
@@ -72,7 +72,8 @@ function outdatedCaveat(markers: OutdatedFact[]): string {
 /**
  * Hybrid episodic retrieval: keyword (BM25) and vector candidates, plus candidates restricted to
  * the time window the query names, fused; then recency decay, importance, access frequency, the
- * time-window match and a named speaker re-weight the fused relevance; then MMR removes
+ * time-window match and a named speaker re-weight the fused relevance (as do how many of the
+ * query's terms, and of its adjacent term pairs, the episode holds); then MMR removes
  * near-duplicates and redundancy. Works keyword-only without an embedder, and falls back to
  * keyword-only (noted) when the embedder throws.
  */
@@ -223,6 +224,7 @@ export async function retrieveEpisodes(args: {
   }
   args.knownSpeakers?.learn(scope, episodes.values());
   const queryTerms = new Set(contentWords(query));
+  const queryPairs = adjacentPairs(contentWords(query));
   const priorContext: PriorContext = {
     now: args.now,
     policy: args.policy,
@@ -242,6 +244,12 @@ export async function retrieveEpisodes(args: {
       let held = 0;
       for (const t of queryTerms) if (terms.has(t)) held++;
       match *= 1 - tuning.coverageWeight + (tuning.coverageWeight * held) / queryTerms.size;
+    }
+    if (tuning.proximityWeight > 0 && queryPairs.size > 0) {
+      const pairs = adjacentPairs(termsOf(episode.text));
+      let held = 0;
+      for (const pair of queryPairs) if (pairs.has(pair)) held++;
+      match *= 1 + (tuning.proximityWeight * held) / queryPairs.size;
     }
     const final = match * prior.factor;
     const scores: ItemScores = {

@@ -423,6 +423,19 @@ describe('episodic ranking', () => {
     expect(endsWithQuestion('Did you go? Yes, last week.')).toBe(false);
   });
 
+  it("lifts an episode that holds the query's words side by side (and can be switched off)", async () => {
+    for (const proximityWeight of [0.5, 0]) {
+      const f = await fixture({ embedder: null, deps: { tuning: { proximityWeight, contextHits: 0 } } });
+      const phrase = await f.episode(userA, 'Then the support group met.', { at: '2026-02-01T10:00:00Z' });
+      // Same words and length, newer: it wins on recency alone.
+      const scattered = await f.episode(userA, 'The group met for support.', { at: '2026-02-20T10:00:00Z' });
+      const ctx = await f.recall(userA, { query: 'support group' });
+      expect(ctx.items.map((i) => i.id)).toEqual(
+        proximityWeight > 0 ? [phrase, scattered] : [scattered, phrase],
+      );
+    }
+  });
+
   it('lifts a hit whose conversation stretch holds other candidates', async () => {
     for (const sessionWeight of [0.3, 0]) {
       const f = await fixture({ embedder: null, deps: { tuning: { sessionWeight, contextHits: 0 } } });

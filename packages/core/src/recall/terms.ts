@@ -70,6 +70,13 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word.toLowerCase());
 }
 
+/** Each term with the next one (`"support group"`): for phrase matches, which single terms miss. */
+export function adjacentPairs(terms: readonly string[]): Set<string> {
+  const pairs = new Set<string>();
+  for (let i = 1; i < terms.length; i++) pairs.add(`${terms[i - 1]} ${terms[i]}`);
+  return pairs;
+}
+
 /** Jaccard overlap of two term sets, 0..1. */
 export function termOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;

@@ -46,6 +46,11 @@ export interface RecallTuning {
   /** 0..1: how much the share of the query's terms an episode holds counts. */
   coverageWeight: number;
   /**
+   * Lift for an episode holding the query's adjacent term pairs in the same order ("support
+   * group", "charity race"): up to this share when it holds them all (0 = ignored).
+   */
+  proximityWeight: number;
+  /**
    * 0..1: lift for episodes from a conversation stretch (same thread, turns within
    * `contextGapMs` of each other) that holds other strong candidates.
    */
@@ -113,6 +118,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   expansionDocs: 5,
   expansionWeight: 0.5,
   coverageWeight: 0.3,
+  proximityWeight: 0.5,
   sessionWeight: 0.3,
   contextHits: 8,
   contextMatchHits: 0,
