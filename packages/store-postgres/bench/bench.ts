@@ -5,10 +5,15 @@
  *
  *   node --conditions=@strata-memory/source bench/bench.ts [--json] [--sizes=10000,100000]
  *        [--queries=200] [--dimensions=384] [--url=postgres://…] [--bulk-from=20000]
- *        [--keyword-ranking=bm25|ts_rank_cd] [--shapes=100,1] [--keep]
+ *        [--keyword-ranking=bm25|ts_rank_cd] [--shapes=100,1] [--keep] [--reuse=<pid>,…] [--stages]
  *
  * The server is `--url`, else STRATA_PG_URL, else postgres://postgres@127.0.0.1:5432/test; each
- * run uses fresh schemas and drops them at the end (unless --keep).
+ * run uses fresh schemas and drops them at the end (unless --keep). `--reuse=<pid>` measures the
+ * searches again on the corpora a `--keep` run with that process id left behind
+ * (`bench_<pid>_full_<size>_<tenants>`, the first listed pid that has one), skipping the load:
+ * the insert figures are then absent. `--stages` adds, per corpus, how many calls of each store
+ * method one `memory.recall` makes and their mean time, and the p50/p95 of each recall stage with
+ * the stages run one after another (core's `onStages`).
  *
  * Prints a table (or, with --json, one JSON document) of:
  * - insert throughput, episodes/s, in batches of 500: text only, and with unit vectors (HNSW
@@ -20,10 +25,21 @@
  *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded;
  * - recall@20 of searchVector against an exact search of the same schema (`exactSearchBelow`
  *   past the corpus size, so no HNSW);
- * - the episodes table's size with its indexes, and BM25's postings table's.
+ * - the episodes table's size with its indexes, and BM25's postings table's;
+ * - the machine, the server's version and its `shared_buffers` and `work_mem`, and the load
+ *   average at the start and the end (latency on a shared machine moves with it).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { createMemory, type Embedder, PORT_SPECIFICATION_VERSION, type Store } from '@strata-memory/core';
+import {
+  createMemory,
+  createRecall,
+  defaultPolicy,
+  defaultTokenizer,
+  type Embedder,
+  extractiveSummarizer,
+  PORT_SPECIFICATION_VERSION,
+  type Store,
+} from '@strata-memory/core';
 import {
   addRecallContext,
   embeddingSpace,
@@ -51,6 +67,10 @@ interface Args {
   keywordRanking: 'bm25' | 'ts_rank_cd';
   /** Corpus shapes to run, by tenant count. */
   shapes: number[];
+  /** Process ids of earlier `--keep` runs whose corpora are measured again instead of loading new ones. */
+  reuse: string[];
+  /** Also report store calls per recall and per-stage recall times. */
+  stages: boolean;
 }
 
 function parseCommandLine(argv: string[]): Args {
@@ -65,6 +85,11 @@ function parseCommandLine(argv: string[]): Args {
     bulkFrom: Number(value('bulk-from') ?? 20_000),
     keywordRanking: value('keyword-ranking') === 'ts_rank_cd' ? 'ts_rank_cd' : 'bm25',
     shapes: (value('shapes') ?? '100,1').split(',').map(Number),
+    reuse:
+      value('reuse')
+        ?.split(',')
+        .filter((pid) => /^\d+$/.test(pid)) ?? [],
+    stages: argv.includes('--stages'),
   };
 }
 
@@ -141,6 +166,36 @@ interface SearchNumbers {
   engineRecall: ReturnType<typeof summarize>;
   keywordHitsMean: number;
   vectorRecallAt20: number;
+  /** With --stages: store calls per `memory.recall`, and per-stage times. */
+  storeCalls?: Record<string, { perRecall: number; meanMs: number }>;
+  stages?: Record<string, ReturnType<typeof summarize>>;
+}
+
+/**
+ * Replaces every method of the store's sub-stores with one that counts its calls and their time
+ * (the store object is changed in place: only for the --stages pass, which runs last).
+ */
+function countCalls(store: Store): Map<string, { n: number; ms: number }> {
+  const calls = new Map<string, { n: number; ms: number }>();
+  for (const name of ['episodes', 'facts', 'threads', 'graph', 'scopes', 'state'] as const) {
+    const sub = (store as unknown as Record<string, Record<string, unknown> | undefined>)[name];
+    if (!sub) continue;
+    for (const [method, fn] of Object.entries(sub)) {
+      if (typeof fn !== 'function') continue;
+      sub[method] = async (...args: unknown[]) => {
+        const start = performance.now();
+        try {
+          return await (fn as (...a: unknown[]) => Promise<unknown>).apply(sub, args);
+        } finally {
+          const entry = calls.get(`${name}.${method}`) ?? { n: 0, ms: 0 };
+          entry.n += 1;
+          entry.ms += performance.now() - start;
+          calls.set(`${name}.${method}`, entry);
+        }
+      };
+    }
+  }
+  return calls;
 }
 
 /** An embedder that answers from precomputed vectors, so recall timings exclude embedding. */
@@ -231,7 +286,9 @@ async function searches(
     recall.push(r);
     engineRecall.push(e);
   }
+  const staged = args.stages ? await stagesOf(store, queries, args.dimensions) : {};
   return {
+    ...staged,
     keyword: summarize(keyword),
     vector: summarize(vector),
     recall: summarize(recall),
@@ -241,12 +298,79 @@ async function searches(
   };
 }
 
-async function serverInfo(admin: pg.Pool): Promise<{ postgres: string; pgvector: string }> {
-  const result = await admin.query<{ postgres: string; pgvector: string | null }>(
-    `SELECT current_setting('server_version') AS postgres,
-            (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector`,
+/**
+ * The --stages pass: the same queries through core's recall, once with its stages run
+ * concurrently (as `memory.recall` runs them) counting store calls, once one stage after another
+ * for per-stage times.
+ */
+async function stagesOf(
+  store: Store,
+  queries: Array<{ scope: ReturnType<typeof scopeOf>; text: string; vector: number[]; q: number }>,
+  dimensions: number,
+): Promise<Pick<SearchNumbers, 'storeCalls' | 'stages'>> {
+  const times: Record<string, number[]> = {};
+  const deps = {
+    store,
+    embedder: precomputedEmbedder(new Map(queries.map((q) => [q.text, q.vector])), dimensions),
+    tokenizer: defaultTokenizer(),
+    summarizer: extractiveSummarizer(),
+    clock: { now: () => Date.now() },
+    policy: defaultPolicy,
+  };
+  const concurrent = createRecall(deps);
+  const sequential = createRecall({
+    ...deps,
+    sequentialStages: true,
+    onStages: (stages) => {
+      for (const [stage, ms] of Object.entries(stages)) {
+        if (ms === undefined) continue;
+        const list = times[stage] ?? [];
+        list.push(ms);
+        times[stage] = list;
+      }
+    },
+  });
+  const calls = countCalls(store);
+  const timed = queries.filter((q) => q.q >= 20);
+  for (const query of timed) await concurrent(query.scope, { query: query.text });
+  const storeCalls = Object.fromEntries(
+    [...calls].map(([name, c]) => [
+      name,
+      { perRecall: Math.round((c.n / timed.length) * 10) / 10, meanMs: Math.round((c.ms / c.n) * 100) / 100 },
+    ]),
   );
-  return { postgres: result.rows[0]!.postgres, pgvector: result.rows[0]!.pgvector ?? 'not installed' };
+  for (const query of timed) await sequential(query.scope, { query: query.text });
+  return {
+    storeCalls,
+    stages: Object.fromEntries(Object.entries(times).map(([stage, ms]) => [stage, summarize(ms)])),
+  };
+}
+
+async function serverInfo(
+  admin: pg.Pool,
+): Promise<{ postgres: string; pgvector: string; sharedBuffers: string; workMem: string }> {
+  const result = await admin.query<{
+    postgres: string;
+    pgvector: string | null;
+    shared_buffers: string;
+    work_mem: string;
+  }>(
+    `SELECT current_setting('server_version') AS postgres,
+            (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector,
+            current_setting('shared_buffers') AS shared_buffers, current_setting('work_mem') AS work_mem`,
+  );
+  const row = result.rows[0]!;
+  return {
+    postgres: row.postgres,
+    pgvector: row.pgvector ?? 'not installed',
+    sharedBuffers: row.shared_buffers,
+    workMem: row.work_mem,
+  };
+}
+
+async function schemaExists(admin: pg.Pool, schema: string): Promise<boolean> {
+  const result = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  return result.rows.length > 0;
 }
 
 async function tableMiB(admin: pg.Pool, schema: string, table = 'episodes'): Promise<number> {
@@ -273,7 +397,7 @@ async function main(): Promise<void> {
     ...(await serverInfo(admin)),
   };
   log(
-    `keyword ranking ${args.keywordRanking}; machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres}, pgvector ${machine.pgvector} (same machine)`,
+    `keyword ranking ${args.keywordRanking}; machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres}, pgvector ${machine.pgvector} (same machine), shared_buffers ${machine.sharedBuffers}, work_mem ${machine.workMem}`,
   );
   const schemas: string[] = [];
   const fresh = (label: string) => {
@@ -286,36 +410,53 @@ async function main(): Promise<void> {
     for (const size of args.sizes) {
       for (const shape of SHAPES.filter((s) => args.shapes.includes(s.tenants))) {
         const label = `${size}_${shape.tenants}`;
-        const textOnly = postgresStore({ connectionString: args.url, schema: fresh(`text_${label}`) });
-        const insertText = await fill({ store: textOnly, shape, size, dimensions: undefined, seed: 1 });
-        await textOnly.close();
-
-        const schema = fresh(`full_${label}`);
+        let kept: string | undefined;
+        for (const pid of args.reuse) {
+          if (!kept && (await schemaExists(admin, `bench_${pid}_full_${label}`)))
+            kept = `bench_${pid}_full_${label}`;
+        }
+        if (args.reuse.length > 0 && !kept)
+          throw new Error(`no kept corpus bench_<${args.reuse}>_full_${label}`);
+        let load: Record<string, unknown> = { reused: kept };
+        const schema = kept ?? fresh(`full_${label}`);
         const store = postgresStore({
           connectionString: args.url,
           schema,
           keywordRanking: args.keywordRanking,
         });
-        const bulk = size >= args.bulkFrom;
-        let rebuild: (() => Promise<number>) | undefined;
-        const insertVectors = await fill({
-          store,
-          shape,
-          size,
-          dimensions: args.dimensions,
-          seed: 1,
-          ...(bulk
-            ? {
-                afterFirstBatch: async () => {
-                  rebuild = await deferIndex(admin, schema, args.dimensions);
-                },
-              }
-            : {}),
-        });
-        const indexBuildSeconds = rebuild ? await rebuild() : undefined;
-        await addRecallContext(store, shape);
-        // What autovacuum does after a load: statistics, and the visibility map index-only scans use.
-        await admin.query(`VACUUM (ANALYZE) "${schema}".episodes, "${schema}".keyword_postings`);
+        if (!kept) {
+          const textOnly = postgresStore({ connectionString: args.url, schema: fresh(`text_${label}`) });
+          const insertText = await fill({ store: textOnly, shape, size, dimensions: undefined, seed: 1 });
+          await textOnly.close();
+          const bulk = size >= args.bulkFrom;
+          let rebuild: (() => Promise<number>) | undefined;
+          const insertVectors = await fill({
+            store,
+            shape,
+            size,
+            dimensions: args.dimensions,
+            seed: 1,
+            ...(bulk
+              ? {
+                  afterFirstBatch: async () => {
+                    rebuild = await deferIndex(admin, schema, args.dimensions);
+                  },
+                }
+              : {}),
+          });
+          const indexBuildSeconds = rebuild ? await rebuild() : undefined;
+          await addRecallContext(store, shape);
+          // What autovacuum does after a load: statistics, and the visibility map index-only scans use.
+          await admin.query(`VACUUM (ANALYZE) "${schema}".episodes, "${schema}".keyword_postings`);
+          load = {
+            insertPerSecondText: insertText,
+            insertPerSecondVectors: insertVectors,
+            vectorLoad: bulk
+              ? 'bulk: HNSW index built after the load'
+              : 'HNSW index maintained on every insert',
+            ...(indexBuildSeconds === undefined ? {} : { indexBuildSeconds }),
+          };
+        }
         // Always exact: what the HNSW path's results are compared with.
         const exact = postgresStore({ connectionString: args.url, schema, exactSearchBelow: 10_000_000 });
         const numbers = await searches(store, exact, shape, args, 99);
@@ -326,12 +467,7 @@ async function main(): Promise<void> {
         const result = {
           episodes: size,
           shape: shape.name,
-          insertPerSecondText: insertText,
-          insertPerSecondVectors: insertVectors,
-          vectorLoad: bulk
-            ? 'bulk: HNSW index built after the load'
-            : 'HNSW index maintained on every insert',
-          ...(indexBuildSeconds === undefined ? {} : { indexBuildSeconds }),
+          ...load,
           dimensions: args.dimensions,
           episodesTableMiB: mib,
           keywordPostingsMiB: postingsMiB,
@@ -339,14 +475,24 @@ async function main(): Promise<void> {
         };
         results.push(result);
         log(
-          `${String(size).padStart(7)} episodes, ${shape.name.padEnd(11)} | insert ${insertText} ep/s text, ${insertVectors} ep/s with ${args.dimensions}-d vectors${
-            indexBuildSeconds === undefined ? '' : ` (index built after: ${indexBuildSeconds} s)`
+          `${String(size).padStart(7)} episodes, ${shape.name.padEnd(11)} | ${
+            kept
+              ? `reused ${kept}`
+              : `insert ${load.insertPerSecondText} ep/s text, ${load.insertPerSecondVectors} ep/s with ${args.dimensions}-d vectors${
+                  load.indexBuildSeconds === undefined
+                    ? ''
+                    : ` (index built after: ${load.indexBuildSeconds} s)`
+                }`
           } | ` +
             `keyword p50 ${numbers.keyword.p50} ms p95 ${numbers.keyword.p95} ms (${numbers.keywordHitsMean} hits) | ` +
             `vector p50 ${numbers.vector.p50} ms p95 ${numbers.vector.p95} ms (recall@20 ${numbers.vectorRecallAt20}) | ` +
             `recall store work p50 ${numbers.recall.p50} ms p95 ${numbers.recall.p95} ms | ` +
             `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ${mib} MiB + ${postingsMiB} MiB postings`,
         );
+        for (const [name, c] of Object.entries(numbers.storeCalls ?? {}))
+          log(`  ${name}: ${c.perRecall} calls per recall, ${c.meanMs} ms each`);
+        for (const [stage, t] of Object.entries(numbers.stages ?? {}))
+          log(`  stage ${stage}: p50 ${t.p50} ms p95 ${t.p95} ms`);
       }
     }
   } finally {

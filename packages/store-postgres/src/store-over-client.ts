@@ -24,6 +24,8 @@ export function storeOverClient(
       rankNormalization: tuning.rankNormalization,
       exactSearchBelow: tuning.exactSearchBelow,
       hnswMaxScanTuples: tuning.hnswMaxScanTuples,
+      commonTermCutoff: tuning.commonTermCutoff,
+      commonTermsFrom: tuning.commonTermsFrom,
       multiProcess: flags.multiProcess,
       persistent: flags.persistent,
     }),

@@ -31,6 +31,16 @@ export interface StoreTuning {
    * results stay complete; lower values bound the index's work. Default 20000.
    */
   hnswMaxScanTuples?: number;
+  /**
+   * BM25's common-terms cutoff (Lucene's CommonTermsQuery, Elasticsearch's `cutoff_frequency`): a
+   * query term found in more than this share of the tenant's episodes is common. When a query also
+   * has a rarer term, only episodes holding a rarer term are candidates, and the common terms add
+   * their BM25 score to those (looked up per candidate, not read in full); when every term is
+   * common, every episode holding one is scored. `1` turns the cutoff off. Default 0.05.
+   */
+  commonTermCutoff?: number;
+  /** Tenants with fewer episodes than this score every match, whatever the cutoff. Default 20000. */
+  commonTermsFrom?: number;
 }
 
 export const tuningShape = {
@@ -40,6 +50,8 @@ export const tuningShape = {
   rankNormalization: z.number().int().min(0).max(63).optional(),
   exactSearchBelow: z.number().int().min(0).max(10_000_000).optional(),
   hnswMaxScanTuples: z.number().int().min(1).max(100_000_000).optional(),
+  commonTermCutoff: z.number().gt(0).max(1).optional(),
+  commonTermsFrom: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 };
 
 export interface ResolvedTuning {
@@ -49,6 +61,8 @@ export interface ResolvedTuning {
   rankNormalization: number;
   exactSearchBelow: number;
   hnswMaxScanTuples: number;
+  commonTermCutoff: number;
+  commonTermsFrom: number;
 }
 
 export function resolveTuning(options: StoreTuning, defaultName: string): ResolvedTuning {
@@ -59,5 +73,7 @@ export function resolveTuning(options: StoreTuning, defaultName: string): Resolv
     rankNormalization: options.rankNormalization ?? 0,
     exactSearchBelow: options.exactSearchBelow ?? 5_000,
     hnswMaxScanTuples: options.hnswMaxScanTuples ?? 20_000,
+    commonTermCutoff: options.commonTermCutoff ?? 0.05,
+    commonTermsFrom: options.commonTermsFrom ?? 20_000,
   };
 }

@@ -1,6 +1,10 @@
 import { type Store, StrataError } from '@strata-memory/core';
 import { testEmbedder } from '@strata-memory/core/test';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poolClient } from '../src/client/pool-client.ts';
+import type { SqlClient } from '../src/client/sql-client.ts';
+import { postgresStore } from '../src/postgres-store.ts';
 import { openTarget, type TestTarget } from './target.ts';
 
 /**
@@ -376,6 +380,149 @@ describe('vector search', () => {
     });
     expect(hits[0]!.episode.text).toBe('doc 3');
     expect(hits[0]!.score).toBeCloseTo(1, 5);
+  });
+});
+
+describe('vector search in one statement', () => {
+  const embedder = testEmbedder(32);
+  /**
+   * A store on one connection whose statements are recorded. The session turns sequential scans
+   * and sorts off, so the planner walks the HNSW index even in tables this small (on a big table
+   * it does so by itself); a search must leave the session's settings as it found them.
+   */
+  async function recordedStore(schema: string) {
+    const statements: string[] = [];
+    const values: Array<readonly unknown[] | undefined> = [];
+    const forced = '-c enable_seqscan=off -c enable_sort=off';
+    let base: SqlClient;
+    if (target.kind === 'postgres') {
+      const pool = new pg.Pool({ connectionString: target.url, max: 1, options: forced });
+      pool.on('error', () => undefined);
+      base = poolClient(pool, { ownsPool: true });
+    } else {
+      base = target.sql;
+      await base.query('SET enable_seqscan = off');
+      await base.query('SET enable_sort = off');
+    }
+    const client: SqlClient = {
+      async query(text, params) {
+        statements.push(text);
+        values.push(params);
+        return base.query(text, params);
+      },
+      async transaction(fn) {
+        statements.push('BEGIN');
+        return base.transaction((tx) =>
+          fn({
+            query: (text, params) => {
+              statements.push(text);
+              return tx.query(text, params);
+            },
+          }),
+        );
+      },
+      async close() {
+        if (target.kind === 'postgres') await base.close();
+        else {
+          await base.query('RESET enable_seqscan');
+          await base.query('RESET enable_sort');
+        }
+      },
+    };
+    const store = postgresStore({ client, schema, exactSearchBelow: 0 });
+    /** The plan of the `i`th recorded statement. */
+    const plan = async (i: number) =>
+      (await base.query<Record<string, string>>(`EXPLAIN ${statements[i]}`, values[i])).rows
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+    const clear = () => {
+      statements.length = 0;
+      values.length = 0;
+    };
+    return { store, statements, client, plan, clear };
+  }
+
+  it('walks the index with its settings applied inside the one statement, and leaves none behind', async () => {
+    const schema = target.freshSchema('walk');
+    const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
+    const loader = target.openStore({ schema });
+    // 300 vectors of another user, all nearer to the query than any of ann's 60.
+    const crowd = Array.from({ length: 300 }, (_, i) => ({
+      id: `c${i}`,
+      scope: { userId: 'crowd' },
+      text: `crowd ${i}`,
+      occurredAt: i,
+      provenance: api,
+      embedding: query!.map((x, j) => x + (j === i % 32 ? 0.001 * (1 + (i % 5)) : 0)),
+    }));
+    const mine = (
+      await embedder.embed({ texts: Array.from({ length: 60 }, (_, i) => `mine ${i} topic ${i % 9}`) })
+    ).map((embedding, i) => ({
+      id: `m${i}`,
+      scope: { userId: 'ann' },
+      text: `mine ${i}`,
+      occurredAt: i,
+      provenance: api,
+      embedding,
+    }));
+    await loader.episodes.put({ episodes: crowd });
+    await loader.episodes.put({ episodes: mine });
+
+    const { store, statements, client, plan, clear } = await recordedStore(schema);
+    try {
+      // The first search at a scope counts its candidates; the next ones go straight to the index.
+      await store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 10 });
+      clear();
+      const found = await store.episodes.searchVector({
+        scope: { userId: 'ann' },
+        vector: query!,
+        limit: 10,
+      });
+      // One statement, no transaction: the walk, with iterative scanning on (without it the walk's
+      // first 40 entries are all the crowd's, and an exact query would have followed).
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain('hnsw.iterative_scan');
+      expect(await plan(0)).toContain('episodes_hnsw_32');
+      // The same ids as the exact answer (60 candidates: the walk finds them all).
+      const exact = target.openStore({ schema, exactSearchBelow: 1_000 });
+      const truth = await exact.episodes.searchVector({
+        scope: { userId: 'ann' },
+        vector: query!,
+        limit: 10,
+      });
+      expect(found.map((hit) => hit.episode.id)).toEqual(truth.map((hit) => hit.episode.id));
+      for (const [i, hit] of found.entries()) expect(hit.score).toBeCloseTo(truth[i]!.score, 12);
+      // And the same rows as the statements the store used to send (BEGIN; SET LOCAL …; SELECT;
+      // COMMIT), re-sorted by exact score as the store sorts them.
+      const vectorSchema = (
+        await client.query<{ name: string }>(
+          `SELECT n.nspname AS name FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+        )
+      ).rows[0]!.name;
+      const before = await client.transaction(async (tx) => {
+        await tx.query(
+          `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '40', true),
+                  set_config('hnsw.max_scan_tuples', '20000', true), set_config('enable_sort', 'off', true)`,
+        );
+        const literal = `[${query!.join(',')}]`;
+        return (
+          await tx.query<{ id: string }>(
+            `SELECT id FROM "${schema}".episodes WHERE dims = 32 AND tenant_id = 'user:ann' AND status = 'active'
+              ORDER BY embedding_f4::"${vectorSchema}".halfvec(32) OPERATOR("${vectorSchema}".<=>) '${literal}'::"${vectorSchema}".halfvec(32)
+              LIMIT 10`,
+          )
+        ).rows.map((row) => row.id);
+      });
+      expect([...found.map((hit) => hit.episode.id)].sort()).toEqual([...before].sort());
+      // Nothing of the walk's settings is left on the connection.
+      const settings = await client.query<Record<string, string>>(
+        `SELECT current_setting('hnsw.iterative_scan', true) AS iterative, current_setting('hnsw.ef_search', true) AS ef,
+                current_setting('hnsw.max_scan_tuples', true) AS tuples`,
+      );
+      expect(settings.rows[0]).toEqual({ iterative: 'off', ef: '40', tuples: '20000' });
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -52,6 +52,14 @@ export interface EpisodeSearchOptions {
    * (pgvector's `hnsw.max_scan_tuples`); when it stops short, the exact query answers instead.
    */
   hnswMaxScanTuples: number;
+  /**
+   * BM25's common terms: in a tenant of at least `commonTermsFrom` episodes, a query term found in
+   * more than this share of them only adds to the score of episodes holding a rarer query term
+   * (when there is one), instead of making every episode holding it a candidate.
+   */
+  commonTermCutoff: number;
+  /** The fewest episodes a tenant holds for `commonTermCutoff` to apply. */
+  commonTermsFrom: number;
 }
 
 interface EpisodeRow extends ScopeRow {
@@ -173,6 +181,12 @@ const UNIQUE_VIOLATION = '23505';
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 
+/** When BM25 treats a query term as common (see `EpisodeSearchOptions.commonTermCutoff`). */
+interface CommonTerms {
+  cutoff: number;
+  from: number;
+}
+
 /**
  * BM25 over the reader's episodes holding any of the query's `terms`, in one statement, scored as
  * the in-memory reference store scores them: the collection statistics (episode count, average
@@ -183,36 +197,82 @@ const BM25_B = 0.75;
  * the winners' episode rows are read. Each (term, visible scope) pair is one equality probe of the
  * postings' primary key (the lateral subquery's `OFFSET 0` keeps the planner from turning the
  * probes into a join over every posting of the term in the tenant, which its estimates favour).
+ *
+ * Common terms (Lucene's CommonTermsQuery): in a tenant of at least `common.from` episodes, a
+ * term found in more than `common.cutoff` of them is common. When the query has a rarer term, the
+ * candidates are the episodes holding a rarer term, and each common term adds its part of their
+ * score through one primary-key lookup per candidate (the candidate's scope and id are the rest
+ * of the key), instead of reading the term's thousands of postings: every episode returned still
+ * gets its whole BM25 score, but an episode holding only common terms is not a candidate. When
+ * every term is common, all their postings are read, as without the cutoff.
  */
-function bm25Sql(schema: string, args: SearchFilter & { limit: number }, terms: string[], p: Params): string {
+function bm25Sql(
+  schema: string,
+  args: SearchFilter & { limit: number },
+  terms: string[],
+  p: Params,
+  common?: CommonTerms,
+): string {
   const tenant = p.add(tenantOf(args.scope));
   const lexemes = p.texts(terms);
   const rows = visibleScopeRows(args.scope);
   const [orgs, users, agents, threads] = [1, 2, 3, 4].map((i) => p.texts(rows.map((row) => row[i]!)));
+  const filter = rowFilterSql(args, p, 'k');
+  // The postings, in the reader's scopes and passing the filters, of the terms `w` where `which`.
+  const probe = (
+    which: string,
+  ) => `unnest(${orgs}, ${users}, ${agents}, ${threads}) AS s(org_id, user_id, agent_id, thread_id)
+        CROSS JOIN LATERAL (
+          SELECT k.id, k.org_id, k.user_id, k.agent_id, k.thread_id, k.tf, k.doc_length
+            FROM ${schema}.keyword_postings k
+           WHERE k.tenant_id = ${tenant} AND k.lexeme = w.lexeme AND k.org_id = s.org_id COLLATE "C"
+             AND k.user_id = s.user_id COLLATE "C" AND k.agent_id = s.agent_id COLLATE "C"
+             AND k.thread_id = s.thread_id COLLATE "C" AND ${filter}
+          OFFSET 0) k
+       WHERE ${which}`;
+  const part = `w.idf * k.tf * ${BM25_K1 + 1}
+      / (k.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B}::float8 * k.doc_length / w.average_length))`;
+  // Without the cutoff: every posting of every query term in the reader's scopes.
+  const plainParts = `parts AS (
+      SELECT k.id, ${part} AS part FROM weights w CROSS JOIN ${probe('true')}),`;
+  const mixAndParts = `mix AS MATERIALIZED (
+      SELECT COALESCE(bool_or(NOT common), false) AS rare, COALESCE(bool_or(common), false) AS common FROM weights),
+    parts AS (
+      SELECT k.id, ${part} AS part
+        FROM weights w CROSS JOIN ${probe('NOT w.common OR NOT (SELECT rare FROM mix)')}
+      UNION ALL
+      SELECT c.id, ${part}
+        FROM (SELECT DISTINCT k.id, k.org_id, k.user_id, k.agent_id, k.thread_id
+                FROM weights w CROSS JOIN ${probe('NOT w.common')}) c
+        CROSS JOIN weights w
+        CROSS JOIN LATERAL (
+          SELECT k.tf, k.doc_length FROM ${schema}.keyword_postings k
+           WHERE k.tenant_id = ${tenant} AND k.lexeme = w.lexeme AND k.org_id = c.org_id
+             AND k.user_id = c.user_id AND k.agent_id = c.agent_id AND k.thread_id = c.thread_id AND k.id = c.id
+          OFFSET 0) k
+       WHERE (SELECT rare AND common FROM mix) AND w.common),`;
   return `WITH totals AS (
       SELECT COALESCE(sum(documents), 0)::float8 AS n, COALESCE(sum(terms), 0)::float8 AS total
         FROM ${schema}.keyword_stats WHERE tenant_id = ${tenant}),
     weights AS MATERIALIZED (
       SELECT f.lexeme, ln(1 + (t.n - f.df + 0.5) / (f.df + 0.5)) AS idf,
-             GREATEST(t.total / GREATEST(t.n, 1), 1) AS average_length
+             GREATEST(t.total / GREATEST(t.n, 1), 1) AS average_length${
+               common
+                 ? `,
+             t.n >= ${p.add(common.from)}::float8 AND f.df > ${p.add(common.cutoff)}::float8 * t.n AS common`
+                 : ''
+             }
         FROM (SELECT lexeme, sum(documents)::float8 AS df FROM ${schema}.keyword_terms
                WHERE tenant_id = ${tenant} AND lexeme = ANY(${lexemes})
                GROUP BY lexeme HAVING sum(documents) > 0) f
         CROSS JOIN totals t),
+    ${common ? mixAndParts : plainParts}
     best AS (
-      SELECT k.id, sum(w.idf * k.tf * ${BM25_K1 + 1}
-                   / (k.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * k.doc_length / w.average_length))) AS score
-        FROM weights w
-        CROSS JOIN unnest(${orgs}, ${users}, ${agents}, ${threads}) AS s(org_id, user_id, agent_id, thread_id)
-        CROSS JOIN LATERAL (
-          SELECT k.id, k.tf, k.doc_length FROM ${schema}.keyword_postings k
-           WHERE k.tenant_id = ${tenant} AND k.lexeme = w.lexeme AND k.org_id = s.org_id COLLATE "C"
-             AND k.user_id = s.user_id COLLATE "C" AND k.agent_id = s.agent_id COLLATE "C"
-             AND k.thread_id = s.thread_id COLLATE "C" AND ${rowFilterSql(args, p, 'k')}
-          OFFSET 0) k
-       GROUP BY k.id
-       ORDER BY score DESC, k.id LIMIT ${p.add(args.limit)})
-    SELECT ${QUALIFIED_COLUMNS}, GREATEST(best.score, 1e-9)::float8 AS score
+      SELECT id, sum(part) AS score FROM parts
+       GROUP BY id
+       ORDER BY score DESC, id LIMIT ${p.add(args.limit)})
+    SELECT ${QUALIFIED_COLUMNS}, GREATEST(best.score, 1e-9)::float8 AS score,
+           (SELECT n FROM totals) AS tenant_episodes
       FROM best JOIN ${schema}.episodes e ON e.tenant_id = ${tenant} AND e.id = best.id
      ORDER BY best.score DESC, best.id`;
 }
@@ -248,8 +308,8 @@ export function episodeDriver(
     const { schema, vector: v } = names;
     const d = args.vector.length;
     const p = new Params();
-    const where = `dims = ${d} AND ${filterSql(args, p)}`;
     if (exact) {
+      const where = `dims = ${d} AND ${filterSql(args, p)}`;
       // Ordering by the bare column cannot use the per-dimension index: an exact scan. A zero
       // vector has no direction (distance NaN) and ranks as similarity 0.
       const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
@@ -267,24 +327,30 @@ export function episodeDriver(
       return result.rows;
     }
     const query = `${p.add(vectorLiteral(args.vector))}::${v}.halfvec(${d})`;
-    return db.atomic(async () => {
-      // pgvector 0.8 iterative index scans: keep walking the graph until enough rows pass the
-      // scope filter, instead of returning fewer than asked for. Sorting every candidate is never
-      // wanted here (a small candidate set took the exact path), so the planner is told to walk
-      // the index rather than sort the tenant's rows.
-      await db.query(
-        `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
-                set_config('hnsw.max_scan_tuples', $2, true), set_config('enable_sort', 'off', true)`,
-        [String(Math.min(1000, Math.max(40, args.limit * 2))), String(options.hnswMaxScanTuples)],
-      );
-      const result = await db.query<EpisodeRow>(
-        `SELECT ${COLUMNS} FROM ${schema}.episodes WHERE ${where}
-          ORDER BY ${indexedVectorSql(v, d)} OPERATOR(${v}.<=>) ${query}
-          LIMIT ${p.add(args.limit)}`,
-        p.values,
-      );
-      return result.rows;
-    });
+    // One statement. pgvector 0.8 iterative index scans keep walking the graph until enough rows
+    // pass the scope filter, instead of returning fewer than asked for; the walk's settings are
+    // made by the uncorrelated subquery in WHERE, which PostgreSQL runs once, before the first
+    // row is fetched from the index (pgvector reads them as the walk starts and goes on). Outside a
+    // transaction `set_config(…, true)` lasts for this statement only; inside the caller's, until
+    // it ends, and only HNSW walks (which always set them first) read these settings.
+    //
+    // The filter is wrapped in `IS TRUE` so that no B-tree index can serve it: the only plans
+    // left are this index walk and a sort of the whole table's rows, which the planner takes only
+    // for a table small enough that sorting it is cheap. (Planned against the scope index, a
+    // big tenant's rows would all be read and sorted whenever the planner underestimates how
+    // many pass the filter, which it does: the scope columns are correlated. A small candidate
+    // set took the exact path already.)
+    const settings = `(SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
+        || set_config('hnsw.ef_search', ${p.add(String(Math.min(1000, Math.max(40, args.limit * 2))))}, true)
+        || set_config('hnsw.max_scan_tuples', ${p.add(String(options.hnswMaxScanTuples))}, true))`;
+    const result = await db.query<EpisodeRow>(
+      `SELECT ${COLUMNS} FROM ${schema}.episodes
+        WHERE dims = ${d} AND (${filterSql(args, p)}) IS TRUE AND ${settings} IS NOT NULL
+        ORDER BY ${indexedVectorSql(v, d)} OPERATOR(${v}.<=>) ${query}
+        LIMIT ${p.add(args.limit)}`,
+      p.values,
+    );
+    return result.rows;
   }
 
   /**
@@ -293,6 +359,9 @@ export function episodeDriver(
    * falls back to the exact query.
    */
   const manyCandidates = new Map<string, number>();
+
+  /** Tenants (by schema) last seen holding at least `commonTermsFrom` episodes. */
+  const largeTenants = new Set<string>();
 
   function decisionKey(names: SchemaNames, args: SearchFilter, d: number): string {
     return JSON.stringify([
@@ -444,9 +513,32 @@ export function episodeDriver(
         );
         return scored(result.rows);
       }
-      const p = new Params();
-      const result = await db.query<ScoredRow>(bm25Sql(schema, args, terms, p), p.values);
-      return scored(result.rows);
+      const search = async (common?: CommonTerms) => {
+        const p = new Params();
+        const result = await db.query<ScoredRow & { tenant_episodes: unknown }>(
+          bm25Sql(schema, args, terms, p, common),
+          p.values,
+        );
+        return result.rows;
+      };
+      if (options.commonTermCutoff >= 1) return scored(await search());
+      // The common-terms statement costs more to plan, so it only goes to tenants last seen with
+      // at least `commonTermsFrom` episodes; a search that finds its tenant has grown past that
+      // runs again with it. Which statement ran never changes the results: the cutoff's statement
+      // checks the tenant's size itself.
+      const common = { cutoff: options.commonTermCutoff, from: options.commonTermsFrom };
+      const key = `${schema}\u0000${tenantOf(args.scope)}`;
+      const large = largeTenants.has(key);
+      let rows = await search(large ? common : undefined);
+      const size = rows[0] === undefined ? undefined : Number(rows[0].tenant_episodes);
+      if (size !== undefined && size >= common.from) {
+        if (largeTenants.size >= MAX_DECISIONS) largeTenants.clear();
+        largeTenants.add(key);
+        if (!large) rows = await search(common);
+      } else if (size !== undefined) {
+        largeTenants.delete(key);
+      }
+      return scored(rows);
     },
 
     async searchVector(args) {
