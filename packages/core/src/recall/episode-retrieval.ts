@@ -20,7 +20,7 @@ import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
 import { cosine } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
-import { adjacentPairs, contentWords, isStopWord, termOverlap, termsOf } from './terms.ts';
+import { adjacentPairs, contentWords, termOverlap, termsOf } from './terms.ts';
 import { parseTimeWindow, type TimeWindow } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
 import { withVerbForms } from './verb-forms.ts';
@@ -112,10 +112,7 @@ export async function retrieveEpisodes(args: {
   // A query naming a speaker seen at this scope before skips the search with the name in it.
   const known = tuning.speakerNamesOutOfKeywords ? args.knownSpeakers?.namedIn(scope, speakers) : undefined;
   const withoutKnown = known && known.size > 0 ? queryWithout(query, known) : query;
-  const firstKeywordQuery = withVerbForms(
-    contentWords(withoutKnown).length > 0 ? withoutKnown : query,
-    isStopWord,
-  );
+  const firstKeywordQuery = withVerbForms(contentWords(withoutKnown).length > 0 ? withoutKnown : query);
   const keywordSearches = async (): Promise<Array<[string, ScoredEpisode[]]>> => {
     if (!tuning.keyword || !searchable) return [];
     if (!store.capabilities.keywordSearch) {

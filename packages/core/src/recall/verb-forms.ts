@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
-import { words } from './terms.ts';
+import { isStopWord, words } from './terms.ts';
 
 /**
  * Irregular verb forms for keyword search. Stemming joins "paints" and "painted" but not "buy"
@@ -35,7 +35,7 @@ function verbForms(): Map<string, readonly string[]> {
 }
 
 /** The query with the other forms of each irregular verb it uses appended (unchanged when none). */
-export function withVerbForms(query: string, isStopWord: (word: string) => boolean): string {
+export function withVerbForms(query: string): string {
   const table = verbForms();
   const present = new Set(words(query));
   const added: string[] = [];
