@@ -526,6 +526,156 @@ describe('vector search in one statement', () => {
   });
 });
 
+describe('listings read together', () => {
+  /** A store whose statements are recorded; `fail` makes the statements it picks fail. */
+  async function recordedStore(schema: string, fail?: (text: string) => Error | undefined) {
+    const statements: string[] = [];
+    let base = target.sql;
+    if (target.kind === 'postgres') {
+      const pool = new pg.Pool({ connectionString: target.url, max: 4 });
+      pool.on('error', () => undefined);
+      base = poolClient(pool, { ownsPool: true });
+    }
+    const record = (text: string) => {
+      statements.push(text);
+      const error = fail?.(text);
+      if (error) throw error;
+    };
+    const client: SqlClient = {
+      async query(text, params) {
+        record(text);
+        return base.query(text, params);
+      },
+      transaction: (fn) =>
+        base.transaction((tx) =>
+          fn({
+            query: async (text, params) => {
+              record(text);
+              return tx.query(text, params);
+            },
+          }),
+        ),
+      async close() {
+        if (base !== target.sql) await base.close();
+      },
+    };
+    const store = postgresStore({ client, schema });
+    // Migrates the schema, so only the calls under test are recorded.
+    await store.episodes.count({ scope: { userId: 'ann' } });
+    statements.length = 0;
+    return { store, statements };
+  }
+
+  type ListArgs = Parameters<Store['episodes']['list']>[0];
+  const calls: ListArgs[] = [
+    { scope: { userId: 'ann' }, limit: 3, since: 5, until: 20, order: 'desc' },
+    { scope: { userId: 'ann' }, limit: 3, since: 5, until: 20, order: 'asc' },
+    { scope: { userId: 'ann' }, limit: 100, order: 'asc' },
+    { scope: { userId: 'ann' }, limit: 4, since: 10, order: 'desc' },
+    { scope: { userId: 'ann', threadId: 't1' }, limit: 2, until: 30, order: 'desc' },
+    { scope: { userId: 'ann' }, limit: 5, accessLevel: 0, order: 'asc' },
+    { scope: { userId: 'ann' }, limit: 5, status: ['active', 'archived'], since: 0, until: 12 },
+    { scope: { userId: 'bob' }, limit: 3, since: 8, until: 16, order: 'asc' },
+    { scope: { userId: 'ann' }, limit: 5, since: 500, until: 600 },
+  ];
+
+  async function seeded(label: string) {
+    const schema = target.freshSchema(label);
+    const loader = target.openStore({ schema });
+    // Two episodes at each time (ties go by id), ann's in two threads, some private or archived.
+    const episodes = Array.from({ length: 40 }, (_, i) => ({
+      id: `e${String(i).padStart(2, '0')}`,
+      scope: { userId: i % 5 === 4 ? 'bob' : 'ann', ...(i % 3 === 0 ? { threadId: 't1' } : {}) },
+      text: `turn ${i}`,
+      occurredAt: Math.floor(i / 2),
+      accessLevel: i % 4 === 1 ? 2 : 0,
+      provenance: api,
+    }));
+    await loader.episodes.put({ episodes });
+    for (const id of ['e07', 'e10']) {
+      await loader.episodes.update({ scope: { userId: 'ann' }, id, patch: { status: 'archived' } });
+    }
+    return schema;
+  }
+
+  it('answers calls made together with one statement and the pages each call alone returns', async () => {
+    const { store, statements } = await recordedStore(await seeded('together'));
+    try {
+      const alone = [];
+      for (const call of calls) alone.push(await store.episodes.list(call));
+      expect(statements).toHaveLength(calls.length);
+      expect(alone.some((page) => page.nextCursor !== undefined)).toBe(true);
+      expect(alone.some((page) => page.items.length === 0)).toBe(true);
+      statements.length = 0;
+      const together = await Promise.all(calls.map((call) => store.episodes.list(call)));
+      expect(statements).toHaveLength(1);
+      expect(together).toEqual(alone);
+      // The cursors handed out read on as they would have.
+      const next = alone.find((page) => page.nextCursor !== undefined)!;
+      const call = calls[alone.indexOf(next)]!;
+      expect((await store.episodes.list({ ...call, cursor: next.nextCursor })).items.length).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('runs a call with a cursor, and calls inside a transaction, on their own', async () => {
+    const { store, statements } = await recordedStore(await seeded('cursor'));
+    try {
+      const first = await store.episodes.list({ scope: { userId: 'ann' }, limit: 3, order: 'asc' });
+      const following = {
+        scope: { userId: 'ann' },
+        limit: 3,
+        order: 'asc',
+        cursor: first.nextCursor,
+      } as const;
+      const alone = [
+        await store.episodes.list(following),
+        ...(await Promise.all(calls.slice(0, 2).map((c) => store.episodes.list(c)))),
+      ];
+      statements.length = 0;
+      const together = await Promise.all(
+        [following, ...calls.slice(0, 2)].map((c) => store.episodes.list(c)),
+      );
+      expect(together).toEqual(alone);
+      expect(statements).toHaveLength(2);
+      expect(statements.filter((text) => text.includes('LATERAL'))).toHaveLength(1);
+      statements.length = 0;
+      const inTransaction = await store.transaction((tx) =>
+        Promise.all(calls.slice(0, 2).map((c) => tx.episodes.list(c))),
+      );
+      expect(inTransaction).toEqual(alone.slice(1));
+      expect(statements.filter((text) => text.includes('LATERAL'))).toHaveLength(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails every call of a statement that fails with the mapped error', async () => {
+    const timeout = () =>
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    const { store, statements } = await recordedStore(await seeded('failing'), (text) =>
+      text.includes('LATERAL') ? timeout() : undefined,
+    );
+    try {
+      const results = await Promise.allSettled(calls.map((call) => store.episodes.list(call)));
+      expect(statements).toHaveLength(1);
+      for (const result of results) {
+        expect(result.status).toBe('rejected');
+        const error = (result as PromiseRejectedResult).reason;
+        expect(StrataError.hasCode(error, 'store_unavailable')).toBe(true);
+        expect((error as StrataError).retryable).toBe(true);
+      }
+      // A call alone does not use the failing statement.
+      expect((await store.episodes.list(calls[0]!)).items.length).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('closing', () => {
   it('fails calls on a closed store with store_unavailable that is not retryable', async () => {
     const closing = target.openStore();

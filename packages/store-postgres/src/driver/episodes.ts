@@ -36,6 +36,7 @@ import {
   type ScopeRow,
   scopeOfRow,
 } from './rows.ts';
+import { tickBatcher } from './tick-batch.ts';
 
 export interface EpisodeSearchOptions {
   /** How keyword matches are scored: BM25 over the tenant's episodes, or PostgreSQL's `ts_rank_cd`. */
@@ -295,6 +296,52 @@ function tsRankSql(
      ORDER BY best.score DESC, id`;
 }
 
+type ListArgs = Parameters<EpisodeDriver['list']>[0];
+
+/** One listing's SELECT: `limit + 1` rows in the listing's order. */
+function listSql(schema: string, args: ListArgs, p: Params): string {
+  const where = [filterSql(args, p)];
+  const direction = args.order === 'asc' ? 'ASC' : 'DESC';
+  if (args.cursor !== undefined) {
+    const [occurredAt, id] = decodeCursor('episodes', args.cursor, ['number', 'string']);
+    where.push(`(occurred_at, id) ${args.order === 'asc' ? '>' : '<'} (${p.add(occurredAt)}, ${p.add(id)})`);
+  }
+  return `SELECT ${COLUMNS} FROM ${schema}.episodes WHERE ${where.join(' AND ')}
+    ORDER BY occurred_at ${direction}, id ${direction} LIMIT ${p.add(args.limit + 1)}`;
+}
+
+/**
+ * The listings (without cursors) of calls that share their filter and order, as one subquery
+ * planned once and run for each call's time window and limit. Each row carries its call's index
+ * and its position in that call's order.
+ */
+function listGroupSql(schema: string, calls: Array<{ args: ListArgs; call: number }>, p: Params): string {
+  const { since: _since, until: _until, ...shared } = calls[0]!.args;
+  const direction = shared.order === 'asc' ? 'ASC' : 'DESC';
+  const order = `occurred_at ${direction}, id ${direction}`;
+  const windows = [
+    `${p.add(calls.map((c) => c.call))}::integer[]`,
+    `${p.add(calls.map((c) => c.args.since ?? null))}::bigint[]`,
+    `${p.add(calls.map((c) => c.args.until ?? null))}::bigint[]`,
+    `${p.add(calls.map((c) => c.args.limit + 1))}::integer[]`,
+  ];
+  return `SELECT c.call, e.* FROM unnest(${windows.join(', ')}) AS c(call, since, until, size)
+    CROSS JOIN LATERAL (
+      SELECT row_number() OVER (ORDER BY ${order}) AS position, ${COLUMNS} FROM ${schema}.episodes
+       WHERE ${filterSql(shared, p)} AND occurred_at >= COALESCE(c.since, ${MIN_BIGINT})
+         AND occurred_at <= COALESCE(c.until, ${MAX_BIGINT})
+       ORDER BY ${order} LIMIT c.size) e`;
+}
+
+const MIN_BIGINT = "'-9223372036854775808'::bigint";
+const MAX_BIGINT = "'9223372036854775807'::bigint";
+
+function listPage(rows: EpisodeRow[], args: ListArgs) {
+  return pageOf(rows, args.limit, episodeOf, (row) =>
+    encodeCursor('episodes', [int(row.occurred_at), row.id]),
+  );
+}
+
 export function episodeDriver(
   db: Database,
   indexes: VectorIndexes,
@@ -408,6 +455,39 @@ export function episodeDriver(
     return result.rows.filter((row) => row.id !== null);
   }
 
+  /**
+   * `list` calls without a cursor made together outside a transaction (recall reads both sides of
+   * each of its best hits at once) go to the server as one statement: the calls sharing a filter
+   * and an order are one LATERAL subquery over their windows and limits (planned once, however
+   * many calls), the groups joined by UNION ALL, each row tagged with its call's index and its
+   * position in that call's order, so each caller gets the page its own statement would have
+   * returned. A call alone runs its own statement.
+   */
+  const listTogether = tickBatcher(async (calls: ListArgs[]) => {
+    const { schema } = await db.names();
+    const p = new Params();
+    if (calls.length === 1) {
+      return [
+        listPage((await db.query<EpisodeRow>(listSql(schema, calls[0]!, p), p.values)).rows, calls[0]!),
+      ];
+    }
+    const groups = new Map<string, Array<{ args: ListArgs; call: number }>>();
+    for (const [call, args] of calls.entries()) {
+      const key = JSON.stringify([args.scope, args.accessLevel ?? null, args.status, args.order]);
+      const group = groups.get(key) ?? [];
+      groups.set(key, group);
+      group.push({ args, call });
+    }
+    const parts = [...groups.values()].map((group) => `(${listGroupSql(schema, group, p)})`);
+    const result = await db.query<EpisodeRow & { call: number }>(
+      `SELECT * FROM (${parts.join(' UNION ALL ')}) calls ORDER BY call, position`,
+      p.values,
+    );
+    const rows = calls.map((): EpisodeRow[] => []);
+    for (const row of result.rows) rows[row.call]!.push(row);
+    return calls.map((args, i) => listPage(rows[i]!, args));
+  });
+
   return {
     async put({ episodes }) {
       const { schema, vector } = await db.names();
@@ -469,24 +549,11 @@ export function episodeDriver(
     },
 
     async list(args) {
+      if (args.cursor === undefined && !db.inTransaction()) return listTogether(args);
       const { schema } = await db.names();
       const p = new Params();
-      const where = [filterSql(args, p)];
-      const direction = args.order === 'asc' ? 'ASC' : 'DESC';
-      if (args.cursor !== undefined) {
-        const [occurredAt, id] = decodeCursor('episodes', args.cursor, ['number', 'string']);
-        where.push(
-          `(occurred_at, id) ${args.order === 'asc' ? '>' : '<'} (${p.add(occurredAt)}, ${p.add(id)})`,
-        );
-      }
-      const result = await db.query<EpisodeRow>(
-        `SELECT ${COLUMNS} FROM ${schema}.episodes WHERE ${where.join(' AND ')}
-          ORDER BY occurred_at ${direction}, id ${direction} LIMIT ${p.add(args.limit + 1)}`,
-        p.values,
-      );
-      return pageOf(result.rows, args.limit, episodeOf, (row) =>
-        encodeCursor('episodes', [int(row.occurred_at), row.id]),
-      );
+      const result = await db.query<EpisodeRow>(listSql(schema, args, p), p.values);
+      return listPage(result.rows, args);
     },
 
     async count({ scope, status }) {
