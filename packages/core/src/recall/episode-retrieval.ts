@@ -220,8 +220,9 @@ export async function retrieveEpisodes(args: {
     }
   }
   args.knownSpeakers?.learn(scope, episodes.values());
-  const queryTerms = new Set(contentWords(query));
-  const queryPairs = adjacentPairs(contentWords(query));
+  const queryWords = contentWords(query);
+  const queryTerms = new Set(queryWords);
+  const queryPairs = adjacentPairs(queryWords);
   const priorContext: PriorContext = {
     now: args.now,
     policy: args.policy,

@@ -463,14 +463,17 @@ export function episodeDriver(
    * position in that call's order, so each caller gets the page its own statement would have
    * returned. A call alone runs its own statement.
    */
-  const listTogether = tickBatcher(async (calls: ListArgs[]) => {
+  async function listOne(args: ListArgs) {
     const { schema } = await db.names();
     const p = new Params();
-    if (calls.length === 1) {
-      return [
-        listPage((await db.query<EpisodeRow>(listSql(schema, calls[0]!, p), p.values)).rows, calls[0]!),
-      ];
-    }
+    const result = await db.query<EpisodeRow>(listSql(schema, args, p), p.values);
+    return listPage(result.rows, args);
+  }
+
+  const listTogether = tickBatcher(async (calls: ListArgs[]) => {
+    if (calls.length === 1) return [await listOne(calls[0]!)];
+    const { schema } = await db.names();
+    const p = new Params();
     const groups = new Map<string, Array<{ args: ListArgs; call: number }>>();
     for (const [call, args] of calls.entries()) {
       const key = JSON.stringify([args.scope, args.accessLevel ?? null, args.status, args.order]);
@@ -549,11 +552,7 @@ export function episodeDriver(
     },
 
     async list(args) {
-      if (args.cursor === undefined && !db.inTransaction()) return listTogether(args);
-      const { schema } = await db.names();
-      const p = new Params();
-      const result = await db.query<EpisodeRow>(listSql(schema, args, p), p.values);
-      return listPage(result.rows, args);
+      return args.cursor === undefined && !db.inTransaction() ? listTogether(args) : listOne(args);
     },
 
     async count({ scope, status }) {
