@@ -5,7 +5,7 @@ import type { EpisodeRecord } from '../store/records.ts';
 import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
 import { queryWithout } from './known-speakers.ts';
-import { contentWords, words } from './terms.ts';
+import { contentWords, isStopWord, words } from './terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
 /**
@@ -226,6 +226,22 @@ export async function addNeighbours(args: {
 /** The text's last sentence asks something: no sentence ends after its last question mark. */
 export function endsWithQuestion(text: string): boolean {
   return /\?[^.!?]*$/.test(text);
+}
+
+/**
+ * 0..1: the share of the text's content words that sit in sentences ending with a question mark
+ * ("What do you enjoy about it?" → 1; "I went hiking with friends. Have you tried climbing?" →
+ * 2/5). 0 for a text without content words.
+ */
+export function questionShare(text: string): number {
+  let all = 0;
+  let asked = 0;
+  for (const sentence of text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []) {
+    const n = words(sentence).filter((w) => !isStopWord(w)).length;
+    all += n;
+    if (/\?\s*$/.test(sentence)) asked += n;
+  }
+  return all === 0 ? 0 : asked / all;
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */

@@ -1,6 +1,7 @@
 import { outdatedFactsOf } from '../episodic/outdated-episodes.ts';
 import type { MemoryPolicy } from '../memory/types.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import { questionShare } from './conversation-signals.ts';
 import { accessWeight, recencyWeight } from './scoring.ts';
 import { type TimeWindow, timeMatch } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
@@ -8,7 +9,7 @@ import type { RecallTuning } from './tuning.ts';
 /**
  * What an episode is worth before asking how well it matches the query: recency decay,
  * importance, access frequency, the time window the query names, whether its speaker is the one
- * the query asks about, and whether it states a superseded fact value. One multiplier, so a
+ * the query asks about, whether it states a superseded fact value, and how much of it only asks. One multiplier, so a
  * neighbouring turn that joins the candidates gets its own prior, not the hit's.
  */
 export interface EpisodePrior {
@@ -47,6 +48,13 @@ export function episodePrior(episode: EpisodeRecord, ctx: PriorContext): Episode
   if (tuning.outdatedPenalty > 0 && outdatedFactsOf(episode).length > 0) {
     factor *= 1 - tuning.outdatedPenalty;
     reasons.push('states a fact value that was since superseded');
+  }
+  if (tuning.questionPenalty > 0) {
+    const asked = questionShare(episode.text);
+    if (asked > 0) {
+      factor *= 1 - tuning.questionPenalty * asked;
+      if (asked >= 0.5) reasons.push('mostly a question');
+    }
   }
   if (tuning.speakerBoost > 0 && ctx.speakers(episode.speaker)) {
     factor *= 1 + tuning.speakerBoost;

@@ -108,6 +108,7 @@ export async function retrieveEpisodes(args: {
   };
   const since = window ? { since: window.start, until: window.end - 1 } : undefined;
 
+  let queryVector: number[] | undefined;
   const speakers = speakerMatcher(query);
   // A query naming a speaker seen at this scope before skips the search with the name in it.
   const known = tuning.speakerNamesOutOfKeywords ? args.knownSpeakers?.namedIn(scope, speakers) : undefined;
@@ -153,6 +154,7 @@ export async function retrieveEpisodes(args: {
       return undefined;
     });
     if (!vector) return [];
+    queryVector = vector;
     const base = { scope, accessLevel, vector, limit: pool };
     return time('vector', async () => {
       const [all, inWindow] = await Promise.all([
@@ -219,6 +221,7 @@ export async function retrieveEpisodes(args: {
       notes.push(note('query-expansion', `second keyword round with: ${terms.join(', ')}`));
     }
   }
+  if (tuning.completeVectorScores && queryVector) scoreEveryCandidate(lists, episodes.values(), queryVector);
   args.knownSpeakers?.learn(scope, episodes.values());
   const queryWords = contentWords(query);
   const queryTerms = new Set(queryWords);
@@ -317,6 +320,29 @@ export async function retrieveEpisodes(args: {
   });
   args.timer?.add('rank', performance.now() - rankStart);
   return { selected, dropped, notes, ...(window ? { window } : {}) };
+}
+
+/**
+ * Every candidate gets a vector score: one that only keyword search found (outside the vector
+ * search's top `candidatePool`) is scored with the cosine of its stored embedding, so fusion weighs
+ * both signals for every candidate instead of counting the missing one as zero. Candidates without
+ * an embedding of the query's size keep none.
+ */
+function scoreEveryCandidate(
+  lists: RankedList[],
+  candidates: Iterable<EpisodeRecord>,
+  vector: number[],
+): void {
+  const list = lists.find((l) => l.name === 'vector');
+  if (!list) return;
+  const scored = new Set(
+    lists.filter((l) => l.name.split('@')[0] === 'vector').flatMap((l) => l.items.map((i) => i.id)),
+  );
+  for (const episode of candidates) {
+    if (scored.has(episode.id) || episode.embedding?.length !== vector.length) continue;
+    list.items.push({ id: episode.id, score: cosine(vector, episode.embedding) });
+  }
+  list.items.sort((a, b) => b.score - a.score);
 }
 
 /**

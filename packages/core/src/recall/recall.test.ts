@@ -9,8 +9,9 @@ import { memoryStore } from '../store/memory/memory-store.ts';
 import { hashEmbedder, manualClock } from '../test/index.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
-import { endsWithQuestion } from './conversation-signals.ts';
+import { endsWithQuestion, questionShare } from './conversation-signals.ts';
 import { createRecall, defaultMaxEpisodes, defaultRecallTuning, type RecallDeps } from './recall.ts';
+import { cosine } from './scoring.ts';
 
 const DAY = 86_400_000;
 const tokenizer = defaultTokenizer();
@@ -29,6 +30,8 @@ interface Fixture {
       accessLevel?: number;
       importance?: number;
       id?: string;
+      /** Stored instead of the hash embedder's vector of the text. */
+      embedding?: number[];
     },
   ): Promise<string>;
 }
@@ -66,7 +69,7 @@ async function fixture(
         extra.at === undefined
           ? clock.now() - DAY - (counter % 100) * 7_200_000
           : new Date(extra.at).getTime();
-      const [vector] = await embedder.embed({ texts: [text] });
+      const vector = extra.embedding ?? (await embedder.embed({ texts: [text] }))[0];
       await store.episodes.put({
         episodes: [
           {
@@ -393,8 +396,9 @@ describe('episodic ranking', () => {
         expect(ctx.items.map((i) => i.id)).toEqual([question]);
         continue;
       }
-      expect(ctx.items.map((i) => i.id)).toEqual([question, answer]);
-      expect(ctx.sections.episodes[1]?.reason).toContain(`conversation context: next to ${question}`);
+      // The answer carries the question's whole match and outranks it: the question only asks.
+      expect(ctx.items.map((i) => i.id)).toEqual([answer, question]);
+      expect(ctx.sections.episodes[0]?.reason).toContain(`conversation context: next to ${question}`);
       expect(ctx.items.map((i) => i.id)).not.toContain(far);
     }
   });
@@ -421,6 +425,57 @@ describe('episodic ranking', () => {
     expect(answered.reply / plain.reply).toBeCloseTo(0.95 / decay, 3);
     expect(endsWithQuestion('What does it mean to you? [shares an image: a drawing]')).toBe(true);
     expect(endsWithQuestion('Did you go? Yes, last week.')).toBe(false);
+  });
+
+  it('ranks a turn that only asks below one that states, by the share of its words in questions', async () => {
+    const finals = async (questionPenalty: number) => {
+      const f = await fixture({ embedder: null, deps: { tuning: { questionPenalty, contextHits: 0 } } });
+      // Same query words; the statement is older, so it loses on recency alone.
+      const statement = await f.episode(userA, 'Hiking outdoors is what I enjoy most.', {
+        at: '2026-02-01T10:00:00Z',
+      });
+      const question = await f.episode(userA, 'Do you enjoy hiking outdoors most?', {
+        at: '2026-02-20T10:00:00Z',
+      });
+      const ctx = await f.recall(userA, { query: 'enjoy hiking outdoors' });
+      const entry = (id: string) => ctx.explain().find((e) => e.id === id);
+      return {
+        order: ctx.items.map((i) => i.id),
+        statement,
+        question,
+        final: (id: string) => entry(id)?.scores?.final ?? Number.NaN,
+        reason: (id: string) => entry(id)?.reason ?? '',
+      };
+    };
+    const off = await finals(0);
+    expect(off.order).toEqual([off.question, off.statement]);
+    const on = await finals(0.5);
+    expect(on.order).toEqual([on.statement, on.question]);
+    // The whole question loses half its value; the statement keeps all of its own.
+    expect(on.final(on.question) / off.final(off.question)).toBeCloseTo(0.5, 3);
+    expect(on.final(on.statement)).toBeCloseTo(off.final(off.statement), 4);
+    expect(on.reason(on.question)).toContain('mostly a question');
+    expect(questionShare('What do you enjoy about it?')).toBe(1);
+    expect(questionShare('I went hiking with friends. Have you tried climbing?')).toBeCloseTo(2 / 5, 12);
+    expect(questionShare('Sounds good.')).toBe(0);
+  });
+
+  it('reads around the best match too, when a question that matches best is outranked', async () => {
+    for (const contextMatchHits of [1, 0]) {
+      const f = await fixture({ embedder: null, deps: { tuning: { contextHits: 1, contextMatchHits } } });
+      const t = new Date('2026-02-10T10:00:00Z').getTime();
+      await f.episode(userA, 'Last year the team offsite was fun, with a long dinner and games.', {
+        at: t - 3 * DAY,
+      });
+      // Matches the query best, but only asks: the statement above outranks it.
+      await f.episode(userA, 'Where is the team offsite this year?', { at: t });
+      const answer = await f.episode(userA, 'We booked Lisbon for the second week of June.', {
+        at: t + 30_000,
+      });
+      const ctx = await f.recall(userA, { query: 'where is the team offsite this year' });
+      if (contextMatchHits > 0) expect(ctx.items.map((i) => i.id)).toContain(answer);
+      else expect(ctx.items.map((i) => i.id)).not.toContain(answer);
+    }
   });
 
   it("lifts an episode that holds the query's words side by side (and can be switched off)", async () => {
@@ -454,6 +509,41 @@ describe('episodic ranking', () => {
       } else {
         expect(order.indexOf(lone)).toBeLessThan(order.indexOf(inStretch));
       }
+    }
+  });
+
+  it('gives a candidate only keyword search found the cosine of its stored embedding', async () => {
+    const query = 'supplier lead time';
+    const vectors: Record<string, number[]> = {
+      [query]: [1, 0, 0],
+      // Found by keyword search only: the vector search's one candidate is the other episode.
+      'The supplier lead time is 45 days.': [0.6, 0.8, 0],
+      'Deliveries from the mill take six weeks.': [1, 0.05, 0],
+    };
+    const fixed: Embedder = {
+      specificationVersion: PORT_SPECIFICATION_VERSION,
+      id: 'fixed-3',
+      dimensions: 3,
+      maxBatchSize: 8,
+      embed: async ({ texts }) => texts.map((t) => vectors[t] ?? [0, 0, 1]),
+    };
+    for (const completeVectorScores of [true, false]) {
+      const f = await fixture({
+        embedder: fixed,
+        deps: { tuning: { candidatePool: 1, completeVectorScores, contextHits: 0 } },
+      });
+      const [keywordOnly, vectorOnly] = await Promise.all(
+        Object.entries(vectors)
+          .slice(1)
+          .map(([text, embedding]) => f.episode(userA, text, { embedding })),
+      );
+      const ctx = await f.recall(userA, { query });
+      const scores = (id: string) => ctx.explain().find((e) => e.id === id)?.scores;
+      expect(scores(vectorOnly!)?.keyword).toBeUndefined();
+      expect(scores(vectorOnly!)?.vector).toBeCloseTo(cosine([1, 0, 0], [1, 0.05, 0]), 4);
+      expect(scores(keywordOnly!)?.keyword).toBeGreaterThan(0);
+      if (completeVectorScores) expect(scores(keywordOnly!)?.vector).toBeCloseTo(0.6, 4);
+      else expect(scores(keywordOnly!)?.vector).toBeUndefined();
     }
   });
 

@@ -15,6 +15,11 @@ export interface RecallTuning {
   rrfK: number;
   keywordWeight: number;
   vectorWeight: number;
+  /**
+   * Score the candidates only keyword search found with the cosine of their stored embeddings, so
+   * every candidate has both scores in fusion (else a missing vector score counts as zero).
+   */
+  completeVectorScores: boolean;
   /** Candidates fetched from each search. */
   candidatePool: number;
   /** 0..1: how much recency decay counts (0 = ignored, 1 = final score scaled by it fully). */
@@ -27,6 +32,12 @@ export interface RecallTuning {
   timeWindows: boolean;
   /** Largest multiplier for an episode inside the named window. */
   timeBoost: number;
+  /**
+   * 0..1: share of its value an episode loses for the part of its words that sit in questions
+   * ("What do you enjoy doing outdoors?" echoes the query's words but states nothing). The turn
+   * that answers it still gets the question's whole match as context (0 = ignored).
+   */
+  questionPenalty: number;
   /** Lift for episodes said by a speaker the query names (0 = ignored). */
   speakerBoost: number;
   /**
@@ -105,13 +116,15 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   fusion: 'weighted',
   rrfK: 60,
   keywordWeight: 1,
-  vectorWeight: 0.4,
+  vectorWeight: 0.8,
+  completeVectorScores: true,
   candidatePool: 60,
   recencyWeight: 0.15,
   importanceWeight: 0.3,
   accessWeight: 0.1,
   timeWindows: true,
   timeBoost: 0.6,
+  questionPenalty: 0.5,
   speakerBoost: 1,
   speakerNamesOutOfKeywords: true,
   expansionTerms: 0,
@@ -121,7 +134,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   proximityWeight: 0.5,
   sessionWeight: 0.3,
   contextHits: 8,
-  contextMatchHits: 0,
+  contextMatchHits: 2,
   contextSum: 0,
   contextTurns: 2,
   contextDecay: 0.8,
