@@ -234,6 +234,7 @@ export function endsWithQuestion(text: string): boolean {
  * 2/5). 0 for a text without content words.
  */
 export function questionShare(text: string): number {
+  if (!text.includes('?')) return 0;
   let all = 0;
   let asked = 0;
   for (const sentence of text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []) {

@@ -9,8 +9,9 @@ import type { RecallTuning } from './tuning.ts';
 /**
  * What an episode is worth before asking how well it matches the query: recency decay,
  * importance, access frequency, the time window the query names, whether its speaker is the one
- * the query asks about, whether it states a superseded fact value, and how much of it only asks. One multiplier, so a
- * neighbouring turn that joins the candidates gets its own prior, not the hit's.
+ * the query asks about, whether it states a superseded fact value, and how much of it only asks.
+ * One multiplier, so a neighbouring turn that joins the candidates gets its own prior, not the
+ * hit's.
  */
 export interface EpisodePrior {
   factor: number;
