@@ -36,6 +36,14 @@ export interface Tokenizer {
   count(text: string): number;
   /** The longest prefix of `text` within `maxTokens`. */
   truncate(text: string, maxTokens: number): string;
+  /**
+   * True when a text made of non-empty lines joined by `\n`, each after the first starting with
+   * neither whitespace nor `/`, counts as the sum of its lines, each counted with its line break
+   * (the last without): true of tiktoken's encodings, whose pre-tokenizer never lets a piece run
+   * past such a line break. Lets the engine count a rendered block from cached line counts instead
+   * of the whole block again. Leave it unset when unsure: the engine then counts whole blocks.
+   */
+  readonly lineSeparable?: boolean;
 }
 
 /** Where the engine reads time. Swap in a manual clock to simulate "100 days later". */

@@ -6,11 +6,12 @@ import { ShownElsewhere } from './duplicate-content.ts';
 import { dedupePrefixPaths, type LongTermCandidate, lineOf } from './long-term-items.ts';
 import {
   escapeMemoryText,
+  listItem,
   MEMORY_CLOSE,
   MEMORY_HEADER,
   MEMORY_OPEN,
+  memoryBlockLines,
   type RenderSection,
-  renderMemoryBlock,
   SECTION_TITLES,
 } from './render-context.ts';
 import { nextToDrop, type SummaryView, summaryLines } from './summary-view.ts';
@@ -31,13 +32,22 @@ import { nextToDrop, type SummaryView, summaryLines } from './summary-view.ts';
  *    are removed in this order: episodes and graph paths (least valuable first), unpinned recent
  *    messages (oldest first), unprotected summary sentences, protected summary sentences (oldest
  *    first), reserved facts (least valuable first); then the longest pinned message is shortened.
- *    Counting the whole block again after each round keeps `render()` within the budget exactly.
+ *    Counting the whole block again after each round (from cached line counts when the tokenizer
+ *    allows, see `TokenCounter.countLines`) keeps `render()` within the budget exactly.
  *    Removal is greedy, so what was removed and fits again is then put back (most valuable first).
  * 5. A summary sentence that an included episode shows word for word is left out of the summary.
  */
 
 /** Each listed line costs its marker (`- `) and line break on top of its own tokens. */
 export const LINE_OVERHEAD = 2;
+
+/**
+ * What listing `text` adds to a block: the line with its marker and line break, counted as one
+ * (the same string the block count reads back from the cache).
+ */
+export function listedTokens(countLine: (text: string) => number, text: string): number {
+  return countLine(`${listItem(text)}\n`);
+}
 
 export interface WorkingLine {
   message: MessageRecord;
@@ -120,9 +130,15 @@ interface State {
 
 export function assembleBlock(
   plan: BlockPlan,
-  deps: { tokenizer: Tokenizer; countLine: (text: string) => number; overhead: BlockOverhead },
+  deps: {
+    tokenizer: Tokenizer;
+    countLine: (text: string) => number;
+    /** Tokens of lines joined by line breaks (see `TokenCounter.countLines`). */
+    countLines: (lines: readonly string[]) => number;
+    overhead: BlockOverhead;
+  },
 ): Block {
-  const { tokenizer, countLine, overhead } = deps;
+  const { tokenizer, countLine, countLines, overhead } = deps;
   const view = plan.summary;
   const sentenceTokens = (index: number) => countLine(view!.sentences[index]!.text) + 1;
   const summaryTokens = (kept: ReadonlySet<number>) => {
@@ -199,8 +215,8 @@ export function assembleBlock(
 
   // 4. Render, count, trim whole pieces until it fits; then put back what fits again.
   const removed: Removal[] = [];
-  let rendered = renderState(state, view);
-  let tokens = tokenizer.count(rendered);
+  let lines = renderState(state, view);
+  let tokens = countLines(lines);
   const trim = () => {
     while (tokens > plan.budget) {
       let excess = tokens - plan.budget;
@@ -212,14 +228,14 @@ export function assembleBlock(
         excess -= saved;
       }
       if (!progressed) return;
-      rendered = renderState(state, view);
-      tokens = tokenizer.count(rendered);
+      lines = renderState(state, view);
+      tokens = countLines(lines);
     }
   };
   trim();
   if (removed.length > 0 && tokens <= plan.budget && refill(plan.budget - tokens)) {
-    rendered = renderState(state, view);
-    tokens = tokenizer.count(rendered);
+    lines = renderState(state, view);
+    tokens = countLines(lines);
     trim();
   }
   if (tokens > plan.budget) {
@@ -230,7 +246,7 @@ export function assembleBlock(
     for (const m of state.messages) state.trimmed.add(m.message.id);
     state.messages = [];
     state.summaryKept.clear();
-    rendered = '';
+    lines = [];
     tokens = 0;
   }
 
@@ -245,12 +261,13 @@ export function assembleBlock(
       }
     }
     if (summaryInEpisodes > 0) {
-      rendered = renderState(state, view);
-      tokens = tokenizer.count(rendered);
+      lines = renderState(state, view);
+      tokens = countLines(lines);
     }
   }
 
   const included = [...state.reserved, ...state.packed].sort((a, b) => b.value - a.value);
+  const rendered = lines.join('\n');
   const finalView = view;
   const finalState = state;
   return {
@@ -264,7 +281,7 @@ export function assembleBlock(
     summaryLines: view ? summaryLines(view, state.summaryKept) : [],
     rendered,
     tokens,
-    render: (omit) => (rendered === '' ? '' : renderState(finalState, finalView, omit)),
+    render: (omit) => (rendered === '' ? '' : renderState(finalState, finalView, omit).join('\n')),
   };
 
   /** Removes the next piece in trimming order; returns the tokens it is estimated to free. */
@@ -354,18 +371,18 @@ export function assembleBlock(
       return target.tokens;
     }
     const line = `${tokenizer.truncate(target.line, keep)}…`;
-    const tokens = countLine(line) + LINE_OVERHEAD;
+    const tokens = listedTokens(countLine, line);
     s.messages[longest] = { ...target, line, tokens };
     return Math.max(1, target.tokens - tokens);
   }
 }
 
-function renderState(s: State, view: SummaryView | undefined, omit?: ReadonlySet<Layer>): string {
+function renderState(s: State, view: SummaryView | undefined, omit?: ReadonlySet<Layer>): string[] {
   const included = [...s.reserved, ...s.packed].sort((a, b) => b.value - a.value);
   const show = (layer: Layer) => !omit?.has(layer);
   const lines = (layer: LongTermCandidate['layer']) =>
     show(layer) ? included.filter((c) => c.layer === layer).map((c) => lineOf(c)) : [];
-  return renderMemoryBlock({
+  return memoryBlockLines({
     facts: lines('facts'),
     summary: view && show('summary') ? summaryLines(view, s.summaryKept).map((l) => escapeMemoryText(l)) : [],
     episodes: lines('episodes'),

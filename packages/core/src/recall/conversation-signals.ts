@@ -22,7 +22,9 @@ export interface Scored {
   prior: number;
   scores: ItemScores;
   reasons: string[];
+  /** Filled on first use by MMR: the episode's terms, and its embedding scaled to unit length. */
   terms?: Set<string>;
+  unit?: Float64Array;
 }
 
 /**

@@ -18,7 +18,7 @@ import { mmrSelect } from './mmr.ts';
 import { expansionTerms } from './query-expansion.ts';
 import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
-import { cosine } from './scoring.ts';
+import { cosine, dotProduct, unitVector } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
 import { adjacentPairs, contentWords, termOverlap, termsOf } from './terms.ts';
 import { parseTimeWindow, type TimeWindow } from './time-window.ts';
@@ -387,7 +387,12 @@ function episodeSimilarity(a: Scored, b: Scored): number {
   if (a.episode.contentHash === b.episode.contentHash) return 1;
   const ea = a.episode.embedding;
   const eb = b.episode.embedding;
-  if (ea && eb && ea.length === eb.length) return cosine(ea, eb);
+  if (ea && eb && ea.length === eb.length) {
+    // MMR compares each pick with every remaining candidate: normalise each embedding once.
+    a.unit ??= unitVector(ea);
+    b.unit ??= unitVector(eb);
+    return dotProduct(a.unit, b.unit);
+  }
   a.terms ??= new Set(termsOf(a.episode.text));
   b.terms ??= new Set(termsOf(b.episode.text));
   return termOverlap(a.terms, b.terms);

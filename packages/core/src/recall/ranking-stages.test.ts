@@ -91,7 +91,93 @@ describe('MMR', () => {
     expect(r.selected.map((s) => s.item.id)).toEqual(['a', 'b', 'c']);
     expect(r.duplicates).toEqual([{ item: items[1], of: 'a', similarity: 0.9 }]);
   });
+
+  it('picks what comparing every candidate with every pick picks, with far fewer comparisons', () => {
+    let seed = 3;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    let lazyCalls = 0;
+    let everyPairCalls = 0;
+    for (let round = 0; round < 40; round++) {
+      // Clustered unit vectors, so some candidates are near-duplicates and MMR has work to do.
+      const centres = Array.from({ length: 6 }, () => Array.from({ length: 16 }, () => next() - 0.5));
+      const pool = Array.from({ length: 60 }, (_, i) => {
+        const centre = centres[Math.floor(next() * centres.length)]!;
+        const spread = round % 2 === 0 ? 0.05 : 0.6;
+        return {
+          id: `e${i}`,
+          relevance: next() ** 2,
+          vector: centre.map((x) => x + spread * (next() - 0.5)),
+        };
+      });
+      let calls = 0;
+      const cosine = (p: (typeof pool)[number], q: (typeof pool)[number]) => {
+        calls++;
+        let dot = 0;
+        let np = 0;
+        let nq = 0;
+        p.vector.forEach((x, d) => {
+          const y = q.vector[d]!;
+          dot += x * y;
+          np += x * x;
+          nq += y * y;
+        });
+        return dot / Math.sqrt(np * nq);
+      };
+      const args = { items: pool, similarity: cosine, lambda: 0.9, limit: 20, duplicateSimilarity: 0.95 };
+      const reference = everyPairMmr(args);
+      const referenceCalls = calls;
+      calls = 0;
+      const lazy = mmrSelect(args);
+      expect(lazy.selected).toEqual(reference.selected);
+      // A near-duplicate is found when it is considered; one never considered stays in overflow.
+      expect(reference.duplicates).toEqual(expect.arrayContaining(lazy.duplicates));
+      const dropped = (r: typeof lazy) =>
+        [...r.duplicates.map((d) => d.item.id), ...r.overflow.map((o) => o.id)].sort();
+      expect(dropped(lazy)).toEqual(dropped(reference));
+      lazyCalls += calls;
+      everyPairCalls += referenceCalls;
+    }
+    expect(lazyCalls).toBeLessThan(everyPairCalls / 2);
+  });
 });
+
+/** MMR as first written: after each pick, every remaining candidate is compared with it. */
+function everyPairMmr<T extends { id: string; relevance: number }>(args: {
+  items: T[];
+  similarity: (a: T, b: T) => number;
+  lambda: number;
+  limit: number;
+  duplicateSimilarity: number;
+}) {
+  const pool = [...args.items].sort((a, b) => b.relevance - a.relevance);
+  const scale = (pool[0]?.relevance ?? 0) > 0 ? pool[0]!.relevance : 1;
+  const selected: Array<{ item: T; mmr: number; maxSimilarity: number }> = [];
+  const duplicates: Array<{ item: T; of: string; similarity: number }> = [];
+  const maxSim = new Map(pool.map((i) => [i.id, 0]));
+  while (pool.length > 0 && selected.length < args.limit) {
+    let bestIndex = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    pool.forEach((item, i) => {
+      const score = args.lambda * (item.relevance / scale) - (1 - args.lambda) * maxSim.get(item.id)!;
+      if (score > bestScore) {
+        bestScore = score;
+        bestIndex = i;
+      }
+    });
+    const [picked] = pool.splice(bestIndex, 1) as [T];
+    selected.push({ item: picked, mmr: bestScore, maxSimilarity: maxSim.get(picked.id)! });
+    for (let i = pool.length - 1; i >= 0; i--) {
+      const sim = args.similarity(picked, pool[i]!);
+      if (sim > maxSim.get(pool[i]!.id)!) maxSim.set(pool[i]!.id, sim);
+      if (sim >= args.duplicateSimilarity)
+        duplicates.push({ item: pool.splice(i, 1)[0]!, of: picked.id, similarity: sim });
+    }
+  }
+  return { selected, duplicates, overflow: pool };
+}
 
 describe('packByValue', () => {
   it('takes the densest items first and skips what does not fit', () => {

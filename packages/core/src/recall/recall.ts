@@ -11,7 +11,7 @@ import {
   assembleBlock,
   type BlockOverhead,
   blockOverhead,
-  LINE_OVERHEAD,
+  listedTokens,
   type WorkingLine,
 } from './context-block.ts';
 import { type EpisodeRetrieval, retrieveEpisodes } from './episode-retrieval.ts';
@@ -110,6 +110,7 @@ export function createRecall(
   // Item lines repeat across recalls (the same facts, episodes, messages): count each text once.
   const counter = new TokenCounter(tokenizer);
   const countLine = (text: string) => counter.count(text);
+  const countLines = (lines: readonly string[]) => counter.countLines(lines);
   const queryVectors = new QueryVectors();
   const knownSpeakers = new KnownSpeakers();
   let overhead: BlockOverhead | undefined;
@@ -210,7 +211,7 @@ export function createRecall(
           packing: tuning.packing,
           tokenPrior: tuning.tokenPrior,
         },
-        { tokenizer, countLine, overhead },
+        { tokenizer, countLine, countLines, overhead },
       );
     });
 
@@ -271,7 +272,7 @@ export function createRecall(
     return facts.map((f) => ({
       layer: 'facts' as const,
       id: f.fact.id,
-      tokens: countLine(f.text) + LINE_OVERHEAD,
+      tokens: listedTokens(countLine, f.text),
       value: f.value,
       fact: f,
     }));
@@ -286,7 +287,7 @@ export function createRecall(
       out.push({
         layer: 'episodes',
         id: e.episode.id,
-        tokens: countLine(e.text) + LINE_OVERHEAD,
+        tokens: listedTokens(countLine, e.text),
         value: e.value,
         episode: e,
       });
@@ -295,7 +296,7 @@ export function createRecall(
       out.push({
         layer: 'graph',
         id: p.id,
-        tokens: countLine(p.text) + LINE_OVERHEAD,
+        tokens: listedTokens(countLine, p.text),
         value: p.value,
         path: p,
       });

@@ -40,20 +40,30 @@ export function escapeMemoryText(text: string): string {
     .trim();
 }
 
+/** An item as the block lists it. */
+export function listItem(line: string): string {
+  return `- ${line}`;
+}
+
 /** Lines are already escaped. Empty sections are left out; with nothing at all, the result is ''. */
 export function renderMemoryBlock(input: RenderInput): string {
+  return memoryBlockLines(input).join('\n');
+}
+
+/** The block's lines, in order (none when there is nothing to show). */
+export function memoryBlockLines(input: RenderInput): string[] {
   const parts: string[] = [];
   const section = (name: RenderSection, lines: string[]) => {
     if (lines.length === 0) return;
-    parts.push(SECTION_TITLES[name], ...lines.map((l) => `- ${l}`));
+    parts.push(SECTION_TITLES[name], ...lines.map(listItem));
   };
   section('facts', input.facts);
   section('summary', input.summary);
   section('episodes', input.episodes);
   section('graph', input.graph);
   section('working', input.working);
-  if (parts.length === 0) return '';
-  return [MEMORY_OPEN, MEMORY_HEADER, ...parts, MEMORY_CLOSE].join('\n');
+  if (parts.length === 0) return [];
+  return [MEMORY_OPEN, MEMORY_HEADER, ...parts, MEMORY_CLOSE];
 }
 
 /** `2026-01-03` (UTC). */

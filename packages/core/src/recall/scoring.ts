@@ -41,3 +41,21 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
+
+/** `v` scaled to length 1 (all zeros when it has none), so that cosines become plain dot products. */
+export function unitVector(v: readonly number[]): Float64Array {
+  const out = new Float64Array(v.length);
+  let squares = 0;
+  for (let i = 0; i < v.length; i++) squares += v[i]! * v[i]!;
+  if (squares === 0) return out;
+  const scale = 1 / Math.sqrt(squares);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! * scale;
+  return out;
+}
+
+/** Dot product of two vectors of one length (of unit vectors: their cosine). */
+export function dotProduct(a: Float64Array, b: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}

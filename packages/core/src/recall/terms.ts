@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from '../text/stem.ts';
 
 /**
  * Index terms for the engine's own lexical scoring (fact relevance, summary salience, redundancy
@@ -40,7 +40,7 @@ export function contentWords(text: string): string[] {
   const out: string[] = [];
   for (const word of words(text)) {
     if (STOP_WORDS.has(word)) continue;
-    out.push(stemmer(word));
+    out.push(stem(word));
   }
   return out;
 }

@@ -29,4 +29,23 @@ export class TokenCounter {
     this.#current.set(text, n);
     return n;
   }
+
+  /**
+   * Tokens of `lines` joined by line breaks. With a `lineSeparable` tokenizer and lines it holds
+   * for, that is the sum of each line's count with its line break (the last without), each
+   * remembered like any text; otherwise the joined text is counted.
+   */
+  countLines(lines: readonly string[]): number {
+    if (lines.length === 0) return 0;
+    if (!this.#tokenizer.lineSeparable || !lines.every(separable))
+      return this.#tokenizer.count(lines.join('\n'));
+    let total = 0;
+    for (let i = 0; i < lines.length - 1; i++) total += this.count(`${lines[i]}\n`);
+    return total + this.count(lines[lines.length - 1]!);
+  }
+}
+
+/** A line that counts on its own after a line break: not empty, not starting with whitespace or `/`. */
+function separable(line: string, index: number): boolean {
+  return line.length > 0 && (index === 0 || !/^[\s/]/u.test(line));
 }

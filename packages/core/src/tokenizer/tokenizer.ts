@@ -15,6 +15,7 @@ export function defaultTokenizer(): Tokenizer {
   return {
     specificationVersion: PORT_SPECIFICATION_VERSION,
     id: 'tiktoken:o200k_base',
+    lineSeparable: true,
     count(text) {
       if (text.length === 0) return 0;
       return encode(text).length;

@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from '../../text/stem.ts';
 
 /**
  * The analyzer behind the in-memory store's keyword search: Unicode word split, Latin
@@ -31,20 +31,10 @@ const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/
 const UNSPACED_SPLIT = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/u;
 const ASCII_WORD = /^[a-z]+$/;
 
-/** Stems are cached: the same few thousand words recur across documents and queries. */
-const stems = new Map<string, string>();
-const MAX_CACHED_STEMS = 200_000;
-
 function termOf(word: string): string | undefined {
   if (ENGLISH_STOP_WORDS.has(word)) return undefined;
   if (!ASCII_WORD.test(word)) return word;
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    stem = stemmer(word);
-    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
-    stems.set(word, stem);
-  }
-  return stem;
+  return stem(word);
 }
 
 /** The terms of `text`, in order, repeats kept (term frequency counts them). */
