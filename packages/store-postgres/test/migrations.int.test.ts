@@ -1,6 +1,7 @@
-import { StrataError } from '@strata-memory/core';
+import { StrataError, tenantOf } from '@strata-memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../src/postgres-store.ts';
+import { migrateSchema } from '../src/schema/migrate.ts';
 import { SCHEMA_VERSION } from '../src/schema/migrations.ts';
 import { openTarget, type TestTarget } from './target.ts';
 
@@ -88,6 +89,91 @@ describe('migrations', () => {
     );
     expect(indexes.rows).toHaveLength(1);
     expect(indexes.rows[0]!.definition).toMatch(/halfvec\(8\)\) .*halfvec_cosine_ops\) WHERE \(dims = 8\)/);
+  });
+
+  it('turns the float8[] embeddings of a version 4 schema into raw float64 bytes, every value unchanged', async () => {
+    const schema = target.freshSchema('f8');
+    const { names } = await migrateSchema(target.sql, schema, { upTo: 4 });
+    const scope = { userId: 'migrated' };
+    const written: Record<string, number[] | undefined> = {
+      // Values float32 would change, negative zero, the smallest and largest subnormals.
+      awkward: [
+        0.1,
+        1 / 3,
+        0.1 + 0.2,
+        16_777_217,
+        -0,
+        5e-324,
+        2.2250738585072009e-308,
+        -1e300,
+        Number.MAX_VALUE,
+      ],
+      long: Array.from({ length: 384 }, (_, i) => Math.sin(i + 1) / 7),
+      none: undefined,
+    };
+    // Rows as the version 4 driver wrote them: the embedding a float8[] sent as text.
+    for (const [id, embedding] of Object.entries(written)) {
+      await target.sql.query(
+        `INSERT INTO ${names.schema}.episodes (tenant_id, user_id, id, text, occurred_at, created_at, importance,
+           access_count, embedding, embedding_f4, dims, content_hash, status, access_level, provenance, metadata,
+           search, doc_length)
+         VALUES ($1, $2, $3, $3, 1, 1, 0.5, 0, $4::float8[], $5::${names.vector}.vector, $6, $3, 'active', 0,
+           '{"source":"api"}', '{}', ''::tsvector, 0)`,
+        [
+          tenantOf(scope),
+          scope.userId,
+          id,
+          embedding?.map((x) => (Object.is(x, -0) ? '-0' : String(x))) ?? null,
+          embedding ? `[${embedding.map(() => 0.5).join(',')}]` : null,
+          embedding?.length ?? null,
+        ],
+      );
+    }
+    const types = () =>
+      target.sql.query<{ name: string; type: string; storage: string }>(
+        `SELECT attname AS name, atttypid::regtype::text AS type, attstorage AS storage FROM pg_attribute
+          WHERE attrelid = $1::regclass AND attname LIKE 'embedding%' AND NOT attisdropped ORDER BY attname`,
+        [`${names.schema}.episodes`],
+      );
+    expect((await types()).rows.map((r) => [r.name, r.type])).toEqual([
+      ['embedding', 'double precision[]'],
+      ['embedding_f4', 'vector'],
+    ]);
+
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual([5]);
+    expect((await types()).rows).toEqual([
+      { name: 'embedding_f4', type: 'vector', storage: 'e' },
+      { name: 'embedding_f8', type: 'bytea', storage: 'e' },
+    ]);
+    const read = async () => {
+      const store = target.openStore({ schema });
+      const episodes = await store.episodes.get({ scope, ids: Object.keys(written) });
+      return Object.fromEntries(episodes.map((e) => [e.id, e.embedding]));
+    };
+    const migrated = await read();
+    expect(migrated).toEqual(written);
+    expect(Object.is(migrated.awkward?.[4], -0)).toBe(true);
+    const stored = await target.sql.query<{ id: string; bytes: number | null }>(
+      `SELECT id, octet_length(embedding_f8) AS bytes FROM ${names.schema}.episodes ORDER BY id`,
+    );
+    expect(stored.rows.map((r) => [r.id, r.bytes === null ? null : Number(r.bytes)])).toEqual([
+      ['awkward', 72],
+      ['long', 3072],
+      ['none', null],
+    ]);
+    const helper = await target.sql.query<{ found: string | null }>(
+      'SELECT to_regprocedure($1)::text AS found',
+      [`${names.schema}.strata_float8_bytes(double precision[])`],
+    );
+    expect(helper.rows[0]!.found).toBeNull();
+    await expect(
+      target.sql.query(`UPDATE ${names.schema}.episodes SET dims = 383 WHERE id = 'long'`),
+    ).rejects.toThrow(/episodes_embedding_check/);
+
+    // Run again (its record removed), the migration finds the bytes in place and changes nothing.
+    await target.sql.query(`DELETE FROM ${names.schema}.schema_migrations WHERE version = 5`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual([5]);
+    expect(await read()).toEqual(written);
   });
 
   it('leads every primary key and index but two with the tenant key', async () => {

@@ -43,27 +43,3 @@ export function compact<T extends object>(record: T): T {
   }
   return out;
 }
-
-/**
- * A one-dimensional float8[] in PostgreSQL's binary array format (what `array_send` returns):
- * dimensions, null flag, element type, then per dimension its length and lower bound, then each
- * element as a 4-byte length and an 8-byte big-endian IEEE double. node-postgres hands a bytea as
- * a Buffer, PGlite as a Uint8Array.
- */
-export function decodeFloat8Array(value: unknown): number[] {
-  if (!(value instanceof Uint8Array)) throw new Error('expected the binary form of a float8[]');
-  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
-  const dimensions = view.getInt32(0);
-  if (dimensions === 0) return [];
-  if (dimensions !== 1 || view.getInt32(4) !== 0)
-    throw new Error('expected a one-dimensional float8[] without nulls');
-  const length = view.getInt32(12);
-  const out = new Array<number>(length);
-  let offset = 20;
-  for (let i = 0; i < length; i++) {
-    offset += 4;
-    out[i] = view.getFloat64(offset);
-    offset += 8;
-  }
-  return out;
-}

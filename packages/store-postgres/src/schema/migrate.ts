@@ -46,14 +46,19 @@ function tooNew(schema: string, version: number): StrataError {
 }
 
 /**
- * Brings `schema` to the newest version. Safe to call from many processes at once: the first
+ * Brings `schema` to the newest version (or to `upTo`: tests build an older schema with it, to
+ * migrate data written in its layout). Safe to call from many processes at once: the first
  * takes the advisory lock and migrates inside one transaction; the others wait on the lock, then
  * find nothing left to do. An up-to-date schema is checked without taking the lock.
  */
-export async function migrateSchema(client: SqlClient, schema: string): Promise<MigrationResult> {
+export async function migrateSchema(
+  client: SqlClient,
+  schema: string,
+  { upTo = SCHEMA_VERSION }: { upTo?: number } = {},
+): Promise<MigrationResult> {
   const seen = await currentVersion(client, schema);
   if (seen !== undefined && seen > SCHEMA_VERSION) throw tooNew(schema, seen);
-  if (seen === SCHEMA_VERSION) {
+  if (seen === upTo) {
     const vector = await vectorSchema(client);
     if (vector) return { names: { schema: quoteIdent(schema), vector }, version: seen, applied: [] };
   }
@@ -77,7 +82,7 @@ export async function migrateSchema(client: SqlClient, schema: string): Promise<
     if (version > SCHEMA_VERSION) throw tooNew(schema, version);
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
-      if (migration.version <= version) continue;
+      if (migration.version <= version || migration.version > upTo) continue;
       for (const statement of migration.statements(names)) await tx.query(statement);
       await tx.query(`INSERT INTO ${names.schema}.schema_migrations (version, name) VALUES ($1, $2)`, [
         migration.version,
@@ -85,6 +90,6 @@ export async function migrateSchema(client: SqlClient, schema: string): Promise<
       ]);
       applied.push(migration.version);
     }
-    return { names, version: SCHEMA_VERSION, applied };
+    return { names, version: Math.max(version, upTo), applied };
   });
 }
