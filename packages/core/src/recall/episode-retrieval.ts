@@ -92,6 +92,11 @@ export async function retrieveEpisodes(args: {
   queryVectors?: QueryVectors;
   /** Speakers seen at this scope by earlier recalls (see `KnownSpeakers`). */
   knownSpeakers?: KnownSpeakers;
+  /**
+   * Work to do while the turns around the best hits load, given the likely picks (recall counts
+   * their lines then, so the store's round trip and that work overlap).
+   */
+  whileWaiting?: (likely: readonly EpisodeRecord[]) => void;
 }): Promise<EpisodeRetrieval> {
   const { store, scope, accessLevel, query, tuning } = args;
   const time = <T>(stage: RecallStage, fn: () => Promise<T>): Promise<T> =>
@@ -269,7 +274,15 @@ export async function retrieveEpisodes(args: {
   if (tuning.sessionWeight > 0) applySessionPrior(scored, tuning);
   scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
   if (tuning.contextHits > 0 && tuning.contextTurns > 0 && scored.length > 0) {
-    await time('neighbours', () => addNeighbours({ store, scope, accessLevel, tuning, scored, priorOf }));
+    await time('neighbours', async () => {
+      const reading = addNeighbours({ store, scope, accessLevel, tuning, scored, priorOf });
+      if (args.whileWaiting) {
+        // One turn of the event loop first, so the reads are on their way before the work starts.
+        await new Promise((resolve) => setImmediate(resolve));
+        args.whileWaiting(scored.slice(0, args.maxEpisodes).map((s) => s.episode));
+      }
+      await reading;
+    });
     scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
   }
 

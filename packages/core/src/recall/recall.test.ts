@@ -644,6 +644,53 @@ describe('episodic ranking', () => {
   });
 });
 
+describe('recall timing', () => {
+  it("counts the likely picks' lines while the turns around the hits load, once each", async () => {
+    const base = memoryStore();
+    let releaseReads: () => void = () => {};
+    const readsStarted: string[] = [];
+    const gate = new Promise<void>((resolve) => {
+      releaseReads = resolve;
+    });
+    // A store whose neighbour reads wait until released, as a server's round trip would.
+    const store: Store = {
+      ...base,
+      episodes: {
+        ...base.episodes,
+        list: async (args) => {
+          readsStarted.push(JSON.stringify(args.scope));
+          await gate;
+          return base.episodes.list(args);
+        },
+      },
+    };
+    const counted: string[] = [];
+    const spy = {
+      ...tokenizer,
+      count: (text: string) => {
+        counted.push(text);
+        return tokenizer.count(text);
+      },
+    };
+    const f = await fixture({ store, deps: { tokenizer: spy } });
+    await f.episode(userA, 'The warehouse moved to Rotterdam in March.');
+    await f.episode(userA, 'Rotterdam is where the new warehouse stands.');
+    const pending = f.recall(userA, { query: 'warehouse Rotterdam' });
+    // Let the recall run until it waits on the neighbour reads.
+    for (let i = 0; i < 20 && counted.filter((t) => t.includes('Rotterdam')).length < 2; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(readsStarted.length).toBeGreaterThan(0);
+    const whileLoading = counted.filter((t) => t.includes('Rotterdam'));
+    expect(whileLoading).toHaveLength(2);
+    releaseReads();
+    const context = await pending;
+    expect(context.sections.episodes).toHaveLength(2);
+    // Packing and the block count read the lines counted while waiting from the cache.
+    expect(counted.filter((t) => t.includes('Rotterdam') && !t.includes('<memory>'))).toEqual(whileLoading);
+  });
+});
+
 describe('facts in recall', () => {
   it('shows current facts, most specific scope winning, never superseded values', async () => {
     const f = await fixture();

@@ -14,7 +14,7 @@ import {
   listedTokens,
   type WorkingLine,
 } from './context-block.ts';
-import { type EpisodeRetrieval, retrieveEpisodes } from './episode-retrieval.ts';
+import { type EpisodeRetrieval, renderEpisode, retrieveEpisodes } from './episode-retrieval.ts';
 import { type FactCandidate, loadCurrentFacts, scoreFacts } from './fact-selection.ts';
 import { type GraphRetrieval, retrieveGraphPaths } from './graph-retrieval.ts';
 import { KnownSpeakers } from './known-speakers.ts';
@@ -171,6 +171,9 @@ export function createRecall(
                 timer,
                 queryVectors,
                 knownSpeakers,
+                whileWaiting: (likely) => {
+                  for (const episode of likely) listedTokens(countLine, renderEpisode(episode));
+                },
               }),
             )
           : undefined,
