@@ -526,6 +526,69 @@ describe('vector search in one statement', () => {
   });
 });
 
+describe('access counts', () => {
+  it('commits them without waiting for the WAL outside a transaction, and leaves a transaction as it was', async () => {
+    const accessSchema = target.freshSchema('access');
+    const statements: string[] = [];
+    // One connection, so what a statement leaves behind would show in the next one.
+    let base: SqlClient = target.sql;
+    if (target.kind === 'postgres') {
+      const pool = new pg.Pool({ connectionString: target.url, max: 1 });
+      pool.on('error', () => undefined);
+      base = poolClient(pool, { ownsPool: true });
+    }
+    const client: SqlClient = {
+      query: (text, params) => {
+        statements.push(text);
+        return base.query(text, params);
+      },
+      transaction: (fn) =>
+        base.transaction((tx) =>
+          fn({
+            query: (text, params) => {
+              statements.push(text);
+              return tx.query(text, params);
+            },
+          }),
+        ),
+      close: async () => {
+        if (target.kind === 'postgres') await base.close();
+      },
+    };
+    const recorded = postgresStore({ client, schema: accessSchema });
+    const scope = { userId: 'reader' };
+    try {
+      await recorded.episodes.put({
+        episodes: [{ id: 'seen', scope, text: 'seen', occurredAt: 1, provenance: api }],
+      });
+      const setting = async () =>
+        (await base.query<{ value: string }>(`SELECT current_setting('synchronous_commit') AS value`))
+          .rows[0]!.value;
+      const initial = await setting();
+
+      statements.length = 0;
+      await recorded.episodes.recordAccess({ scope, ids: ['seen'], at: 10 });
+      expect(statements.filter((s) => s.includes('access_count'))).toHaveLength(1);
+      expect(statements.find((s) => s.includes('access_count'))).toContain(
+        `set_config('synchronous_commit', 'off', true)`,
+      );
+      expect(await setting()).toBe(initial);
+
+      statements.length = 0;
+      const inside = await recorded.transaction(async (tx) => {
+        await tx.episodes.recordAccess({ scope, ids: ['seen'], at: 20 });
+        return (await tx.episodes.get({ scope, ids: ['seen'] }))[0];
+      });
+      expect(statements.find((s) => s.includes('access_count'))).not.toContain('synchronous_commit');
+      expect(inside).toMatchObject({ accessCount: 2, lastAccessedAt: 20 });
+      expect(await setting()).toBe(initial);
+      expect((await recorded.episodes.get({ scope, ids: ['seen'] }))[0]).toMatchObject({ accessCount: 2 });
+    } finally {
+      await recorded.close();
+    }
+  });
+});
+
 describe('listings read together', () => {
   /** A store whose statements are recorded; `fail` makes the statements it picks fail. */
   async function recordedStore(schema: string, fail?: (text: string) => Error | undefined) {

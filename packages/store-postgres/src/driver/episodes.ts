@@ -663,9 +663,17 @@ export function episodeDriver(
     async recordAccess({ scope, ids, at }) {
       const { schema } = await db.names();
       const p = new Params();
+      // Access counts are a ranking signal, written after every recall: outside a transaction the
+      // write commits without waiting for its WAL to reach disk (synchronous_commit off for this
+      // statement's own transaction only). A crash can lose the last fraction of a second of
+      // counts, never make the database inconsistent. Inside a caller's transaction it changes
+      // nothing: that commit keeps the durability the caller chose.
+      const asynchronous = db.inTransaction()
+        ? ''
+        : ` AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
       await db.query(
         `UPDATE ${schema}.episodes SET access_count = access_count + 1, last_accessed_at = ${p.add(at)}
-          WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts([...new Set(ids)])})`,
+          WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts([...new Set(ids)])})${asynchronous}`,
         p.values,
       );
     },
