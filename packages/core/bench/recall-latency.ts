@@ -26,6 +26,7 @@ import {
   type Scope,
   type Store,
 } from '../src/index.ts';
+import { seededRandom } from '../src/test/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -50,18 +51,6 @@ for (const n of [...sizes, users, factsPerUser, queries, budget, seed]) {
     console.error('recall-latency: every option takes a non-negative integer (sizes as a comma list)');
     process.exit(2);
   }
-}
-
-/** Mulberry32: a small deterministic generator. */
-function random(state: number): () => number {
-  let a = state >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const NAMES = ['Caroline', 'Melanie', 'Jon', 'Gina', 'Maria', 'Tom', 'Priya', 'Dan', 'Lena', 'Ben'];
@@ -223,7 +212,7 @@ const STAGES: Array<RecallStage | 'total' | 'total - embed'> = [
 
 const runs: Array<{ episodesPerUser: number; latencyMs: Record<string, { p50: number; p95: number }> }> = [];
 for (const size of sizes) {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const store = memoryStore();
   const built = [];
   for (let u = 0; u < users; u++) built.push(await buildCorpus(store, u, size, rand));

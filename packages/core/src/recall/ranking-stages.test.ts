@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../test/index.ts';
 import { packByRank, packByValue } from './budget-packer.ts';
 import { reciprocalRankFusion, weightedFusion } from './fusion.ts';
 import { candidateNames } from './graph-retrieval.ts';
@@ -93,11 +94,7 @@ describe('MMR', () => {
   });
 
   it('picks what comparing every candidate with every pick picks, with far fewer comparisons', () => {
-    let seed = 3;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
+    const next = seededRandom(3);
     let lazyCalls = 0;
     let everyPairCalls = 0;
     for (let round = 0; round < 40; round++) {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PORT_SPECIFICATION_VERSION, type Tokenizer } from '../ports/ports.ts';
+import { seededRandom } from '../test/index.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { TokenCounter } from './token-counter.ts';
-
-/** Mulberry32: deterministic lines for the property below. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 // Pieces chosen to stress the pre-tokenizer at line ends and starts: punctuation runs, digits,
 // contractions, trailing spaces, slashes, CJK, emoji, a carriage return, markup the block escapes.
@@ -56,17 +45,19 @@ function line(next: () => number): string {
 
 describe('TokenCounter.countLines', () => {
   const tokenizer = defaultTokenizer();
+  /** The default tokenizer, recording every text it is asked to count in `seen`. */
+  const recording = (seen: string[]): Tokenizer => ({
+    ...tokenizer,
+    count: (text) => {
+      seen.push(text);
+      return tokenizer.count(text);
+    },
+  });
 
   it('equals counting the joined text, for every block of lines the default tokenizer declares separable', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const counted: string[] = [];
-    const spy: Tokenizer = {
-      ...tokenizer,
-      count: (text) => {
-        counted.push(text);
-        return tokenizer.count(text);
-      },
-    };
+    const spy = recording(counted);
     for (let block = 0; block < 400; block++) {
       const lines = Array.from({ length: 2 + Math.floor(next() * 8) }, () => line(next));
       counted.length = 0;
@@ -80,13 +71,7 @@ describe('TokenCounter.countLines', () => {
 
   it('adds cached line counts for a separable block and counts the whole text otherwise', () => {
     const seen: string[] = [];
-    const spy: Tokenizer = {
-      ...tokenizer,
-      count: (text) => {
-        seen.push(text);
-        return tokenizer.count(text);
-      },
-    };
+    const spy = recording(seen);
     const counter = new TokenCounter(spy);
     const block = ['<memory>', 'Facts:', '- supplier x · lead time: 30 days', '</memory>'];
     const expected = tokenizer.count(block.join('\n'));

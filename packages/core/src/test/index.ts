@@ -1,6 +1,6 @@
 /**
- * Test helpers for code built on Strata: a deterministic embedder, a manual clock, and a scripted
- * completion model. Import from `@strata-memory/core/test`.
+ * Test helpers for code built on Strata: a deterministic embedder, a manual clock, a seeded random
+ * generator and a scripted completion model. Import from `@strata-memory/core/test`.
  */
 import { hashEmbedder } from '../embed/hash-embedder.ts';
 import type { Clock, CompletionModel, Embedder } from '../ports/ports.ts';
@@ -11,6 +11,21 @@ export { hashEmbedder };
 /** A deterministic lexical embedder (64 dimensions unless told otherwise). */
 export function testEmbedder(dimensions = 64): Embedder {
   return hashEmbedder({ dimensions });
+}
+
+/**
+ * A small seeded generator (Mulberry32) of numbers in [0, 1): the same sequence for the same seed,
+ * for tests and benchmarks that need varied but repeatable data.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }
 
 export interface ManualClock extends Clock {

@@ -4,18 +4,10 @@
  * facts and messages a recall also reads, and percentile summaries.
  */
 import type { Scope, Store } from '@strata-memory/core';
+import { seededRandom as prng } from '@strata-memory/core/test';
 
-/** A small seeded PRNG (mulberry32), so every run builds the same corpus. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG (core's Mulberry32), so every run builds the same corpus. */
+export { prng };
 
 const SYLLABLES = [
   'ka',
