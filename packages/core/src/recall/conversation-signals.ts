@@ -262,6 +262,26 @@ export function speakerMatcher(query: string): (speaker: string | undefined) => 
   };
 }
 
+/**
+ * The speakers a query asks about as speakers: "What did Jon say about Gina's store?" is after
+ * Jon's turns, not Gina's. A name used only as an owner ("Gina's", "Tim and John's") counts when
+ * no candidate's speaker is named otherwise ("What do Melanie's kids like?").
+ */
+export function askedSpeakers(
+  query: string,
+  candidates: Iterable<EpisodeRecord>,
+): (speaker: string | undefined) => boolean {
+  const any = speakerMatcher(query);
+  if (!OWNER.test(query)) return any;
+  const plain = speakerMatcher(query.replace(OWNERS, ' '));
+  for (const episode of candidates) if (plain(episode.speaker)) return plain;
+  return any;
+}
+
+/** Owners: "Gina's", "Tim and John's" (each name of a pair), either apostrophe. */
+const OWNERS = /[\p{L}\p{N}]+(?:(?:\s*[,&]\s*|\s+and\s+)[\p{L}\p{N}]+)*['’]s\b/gu;
+const OWNER = /['’]s\b/u;
+
 function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }

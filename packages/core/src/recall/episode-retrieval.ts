@@ -7,6 +7,7 @@ import type { EpisodeRecord } from '../store/records.ts';
 import {
   addNeighbours,
   applySessionPrior,
+  askedSpeakers,
   type Scored,
   searchWithoutSpeakerNames,
   speakerMatcher,
@@ -236,7 +237,7 @@ export async function retrieveEpisodes(args: {
     policy: args.policy,
     tuning,
     ...(window ? { window } : {}),
-    speakers,
+    speakers: askedSpeakers(query, episodes.values()),
   };
   const priorOf = (episode: EpisodeRecord) => episodePrior(episode, priorContext);
   const fused = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);

@@ -571,6 +571,25 @@ describe('episodic ranking', () => {
     }
   });
 
+  it('prefers the speaker a query asks about over a name it uses as an owner', async () => {
+    const f = await fixture({ embedder: null });
+    // Gina's turn matches the query's words better; Jon's is the one asked about.
+    const hers = await f.episode(userA, 'Store progress: the store shelves are up, real progress at last.', {
+      speaker: 'Gina',
+    });
+    const his = await f.episode(userA, 'Your store is making progress.', { speaker: 'Jon' });
+    const owner = await f.recall(userA, { query: "What did Jon say about Gina's progress with her store?" });
+    expect(owner.items.map((i) => i.id)).toEqual([his, hers]);
+    expect(owner.sections.episodes[1]?.reason).not.toContain('named in the query');
+    // Owners only ("Gina's", "Jon and Gina's"): each owner's turns still count as asked about.
+    for (const query of ["How is Gina's store progress?", "How is Jon and Gina's store progress?"]) {
+      const ctx = await f.recall(userA, { query });
+      const named = ctx.sections.episodes.filter((e) => e.reason.includes('named in the query'));
+      expect(named.map((e) => e.id)).toContain(hers);
+      if (query.includes('Jon')) expect(named.map((e) => e.id)).toContain(his);
+    }
+  });
+
   it('matches the other forms of an irregular verb the query uses (buy → bought)', async () => {
     const f = await fixture({ embedder: null });
     const bought = await f.episode(userA, 'I bought three figurines at the market.', {
