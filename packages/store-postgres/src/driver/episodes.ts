@@ -27,6 +27,7 @@ import {
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
+import type { PlannerStatistics } from './planner-statistics.ts';
 import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
 import { tickBatcher } from './tick-batch.ts';
 
@@ -338,7 +339,7 @@ function listPage(rows: EpisodeRow[], args: ListArgs) {
 export function episodeDriver(
   db: Database,
   indexes: VectorIndexes,
-  options: EpisodeSearchOptions,
+  options: EpisodeSearchOptions & { statistics?: PlannerStatistics },
 ): EpisodeDriver {
   async function nearest(
     names: SchemaNames,
@@ -529,6 +530,7 @@ export function episodeDriver(
         }
         throw error;
       }
+      options.statistics?.noteEpisodes(episodes.length);
       return episodes.map((e) => compact(e) as EpisodeRecord);
     },
 

@@ -13,6 +13,7 @@ import { factDriver } from './facts.ts';
 import { forgetSubtree } from './forget.ts';
 import { graphDriver } from './graph.ts';
 import { ledgerDriver } from './ledger.ts';
+import { type AnalyzeMode, PlannerStatistics } from './planner-statistics.ts';
 import { reviewDriver } from './review.ts';
 import { scopeDriver } from './scopes.ts';
 import { stateDriver } from './state.ts';
@@ -23,6 +24,7 @@ export interface PostgresDriverOptions extends EpisodeSearchOptions {
   database: Database;
   multiProcess: boolean;
   persistent: boolean;
+  analyze: AnalyzeMode;
 }
 
 type AnyMethod = (args: unknown) => Promise<unknown>;
@@ -57,9 +59,11 @@ function wrapEach(subStores: StoreDriverTransaction, wrap: Wrapper): StoreDriver
 /** The `StoreDriver` over one `Database`: every sub-store, transactions, forget and error mapping. */
 export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
   const db = options.database;
+  // PGlite is the one single-process client, and it runs no autovacuum.
+  const statistics = new PlannerStatistics(db, { mode: options.analyze, embedded: !options.multiProcess });
   const raw: StoreDriverTransaction = {
     threads: threadDriver(db),
-    episodes: episodeDriver(db, new VectorIndexes(db), options),
+    episodes: episodeDriver(db, new VectorIndexes(db), { ...options, statistics }),
     facts: factDriver(db),
     graph: graphDriver(db),
     state: stateDriver(db),
@@ -119,7 +123,9 @@ export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
       return db.call(() => forgetSubtree(db, scope));
     },
 
-    close() {
+    async close() {
+      // A running ANALYZE ends first (on PGlite it waits for an open transaction: not from inside one).
+      if (!db.inTransaction()) await statistics.settled();
       return db.close();
     },
 
