@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { memoryStore, type Scope } from '@strata-memory/core';
+import { seededRandom } from '@strata-memory/core/test';
 
 const { values } = parseArgs({
   options: {
@@ -23,15 +24,8 @@ const usersPerTenant = Number(values.users);
 const dimensions = Number(values.dimensions);
 const queryCount = Number(values.queries);
 
-// Deterministic pseudo-random numbers (mulberry32).
-let seed = 42;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+// Deterministic pseudo-random numbers.
+const random = seededRandom(42);
 
 // A Zipf-like vocabulary: word i is drawn with weight 1 / (i + 1), like natural text.
 const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i.toString(36)}`);

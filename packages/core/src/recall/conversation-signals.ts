@@ -269,9 +269,10 @@ export function speakerMatcher(query: string): (speaker: string | undefined) => 
  */
 export function askedSpeakers(
   query: string,
+  /** `speakerMatcher(query)`: every speaker the query names. */
+  any: (speaker: string | undefined) => boolean,
   candidates: Iterable<EpisodeRecord>,
 ): (speaker: string | undefined) => boolean {
-  const any = speakerMatcher(query);
   if (!OWNER.test(query)) return any;
   const plain = speakerMatcher(query.replace(OWNERS, ' '));
   for (const episode of candidates) if (plain(episode.speaker)) return plain;

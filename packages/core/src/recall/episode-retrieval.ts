@@ -237,7 +237,7 @@ export async function retrieveEpisodes(args: {
     policy: args.policy,
     tuning,
     ...(window ? { window } : {}),
-    speakers: askedSpeakers(query, episodes.values()),
+    speakers: askedSpeakers(query, speakers, episodes.values()),
   };
   const priorOf = (episode: EpisodeRecord) => episodePrior(episode, priorContext);
   const fused = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
