@@ -26,7 +26,7 @@ export function storeOverClient(
       hnswMaxScanTuples: tuning.hnswMaxScanTuples,
       commonTermCutoff: tuning.commonTermCutoff,
       commonTermsFrom: tuning.commonTermsFrom,
-      analyze: tuning.analyze,
+      maintenance: tuning.maintenance,
       multiProcess: flags.multiProcess,
       persistent: flags.persistent,
     }),

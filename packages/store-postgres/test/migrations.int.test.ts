@@ -5,6 +5,10 @@ import { migrateSchema } from '../src/schema/migrate.ts';
 import { SCHEMA_VERSION } from '../src/schema/migrations.ts';
 import { openTarget, type TestTarget } from './target.ts';
 
+/** The migrations a schema at `version` still needs. */
+const versionsAfter = (version: number) =>
+  Array.from({ length: SCHEMA_VERSION - version }, (_, i) => version + 1 + i);
+
 let target: TestTarget;
 
 beforeAll(async () => {
@@ -140,7 +144,7 @@ describe('migrations', () => {
       ['embedding_f4', 'vector'],
     ]);
 
-    expect((await migrateSchema(target.sql, schema)).applied).toEqual([5]);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(4));
     expect((await types()).rows).toEqual([
       { name: 'embedding_f4', type: 'vector', storage: 'e' },
       { name: 'embedding_f8', type: 'bytea', storage: 'e' },
@@ -171,9 +175,51 @@ describe('migrations', () => {
     ).rejects.toThrow(/episodes_embedding_check/);
 
     // Run again (its record removed), the migration finds the bytes in place and changes nothing.
-    await target.sql.query(`DELETE FROM ${names.schema}.schema_migrations WHERE version = 5`);
-    expect((await migrateSchema(target.sql, schema)).applied).toEqual([5]);
+    await target.sql.query(`DELETE FROM ${names.schema}.schema_migrations WHERE version >= 5`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(4));
     expect(await read()).toEqual(written);
+  });
+
+  it('lists episodes through a per-scope timeline index once a version 5 schema is migrated', async () => {
+    const schema = target.freshSchema('timeline');
+    const { names } = await migrateSchema(target.sql, schema, { upTo: 5 });
+    const indexes = async () =>
+      (
+        await target.sql.query<{ name: string; definition: string }>(
+          `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+            WHERE schemaname = $1 AND indexname LIKE 'episodes_%timeline' ORDER BY indexname`,
+          [schema],
+        )
+      ).rows;
+    expect((await indexes()).map((i) => i.name)).toEqual(['episodes_timeline']);
+    const scope = { userId: 'ann' };
+    const writer = target.openStore({ schema });
+    await writer.episodes.put({
+      episodes: [3, 1, 2].map((at) => ({
+        id: `e${at}`,
+        scope: { ...scope, ...(at === 2 ? { threadId: 't' } : {}) },
+        text: `turn ${at}`,
+        occurredAt: at,
+        provenance: { source: 'api' as const },
+      })),
+    });
+    await writer.close();
+    expect(await indexes()).toEqual([
+      {
+        name: 'episodes_scope_timeline',
+        definition: expect.stringMatching(
+          /\(tenant_id, org_id, user_id, agent_id, thread_id, occurred_at, id\)$/,
+        ) as string,
+      },
+    ]);
+    const reader = target.openStore({ schema });
+    const page = await reader.episodes.list({ scope: { ...scope, threadId: 't' }, limit: 10, order: 'asc' });
+    expect(page.items.map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+    await reader.close();
+    // Run again (its record removed), the migration changes nothing.
+    await target.sql.query(`DELETE FROM ${names.schema}.schema_migrations WHERE version = 6`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual([6]);
+    expect((await indexes()).map((i) => i.name)).toEqual(['episodes_scope_timeline']);
   });
 
   it('leads every primary key and index but two with the tenant key', async () => {

@@ -390,7 +390,7 @@ describe('vector search in one statement', () => {
    * and sorts off, so the planner walks the HNSW index even in tables this small (on a big table
    * it does so by itself); a search must leave the session's settings as it found them.
    */
-  async function recordedStore(schema: string) {
+  async function recordedStore(schema: string, exactSearchBelow = 0) {
     const statements: string[] = [];
     const values: Array<readonly unknown[] | undefined> = [];
     const forced = '-c enable_seqscan=off -c enable_sort=off';
@@ -429,7 +429,7 @@ describe('vector search in one statement', () => {
         }
       },
     };
-    const store = postgresStore({ client, schema, exactSearchBelow: 0 });
+    const store = postgresStore({ client, schema, exactSearchBelow });
     /** The plan of the `i`th recorded statement. */
     const plan = async (i: number) =>
       (await base.query<Record<string, string>>(`EXPLAIN ${statements[i]}`, values[i])).rows
@@ -524,6 +524,67 @@ describe('vector search in one statement', () => {
       await store.close();
     }
   });
+
+  it('counts a scope first, then searches one found to have few candidates in one pass', async () => {
+    const schema = target.freshSchema('few');
+    const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
+    const texts = Array.from({ length: 30 }, (_, i) => `note ${i} about topic ${i % 7}`);
+    const vectors = await embedder.embed({ texts });
+    const episodes = texts.map((text, i) => ({
+      id: `n${String(i).padStart(2, '0')}`,
+      scope: { userId: 'ann' },
+      text,
+      occurredAt: i,
+      provenance: api,
+      embedding: vectors[i]!,
+    }));
+    const loader = target.openStore({ schema });
+    await loader.episodes.put({ episodes: episodes.slice(0, 8) });
+    const truth = async () =>
+      (
+        await target.openStore({ schema, exactSearchBelow: 1_000 }).episodes.searchVector({
+          scope: { userId: 'ann' },
+          vector: query!,
+          limit: 5,
+        })
+      ).map((hit) => hit.episode.id);
+
+    const { store, statements, clear } = await recordedStore(schema, 10);
+    const search = async () =>
+      (await store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 })).map(
+        (hit) => hit.episode.id,
+      );
+    // The searches among the statements (the first call also finds the schema).
+    const kinds = () =>
+      statements.flatMap((text) =>
+        text.includes('counted AS MATERIALIZED')
+          ? ['count first']
+          : text.includes('candidates AS MATERIALIZED')
+            ? ['one pass']
+            : text.includes('hnsw.iterative_scan')
+              ? ['index']
+              : [],
+      );
+    try {
+      expect(await search()).toEqual(await truth());
+      expect(kinds()).toEqual(['count first']);
+      clear();
+      // Eight candidates, at most ten allowed: the next search computes each distance as it counts.
+      expect(await search()).toEqual(await truth());
+      expect(kinds()).toEqual(['one pass']);
+      clear();
+      // Past ten, the one pass stops counting and the index answers; the next goes there at once.
+      await loader.episodes.put({ episodes: episodes.slice(8) });
+      expect(await search()).toEqual(await truth());
+      expect(kinds()).toEqual(['one pass', 'index']);
+      clear();
+      expect(await search()).toEqual(await truth());
+      expect(kinds()).toEqual(['index']);
+    } finally {
+      await store.close();
+      await loader.close();
+    }
+  });
 });
 
 describe('access counts', () => {
@@ -589,13 +650,21 @@ describe('access counts', () => {
   });
 });
 
-describe('planner statistics', () => {
+describe('table maintenance', () => {
   /** The episodes table's row count as of its last ANALYZE (0 when never analyzed). */
   async function analyzedRows(of: string): Promise<number> {
     const result = await target.sql.query<{ rows: unknown }>(
       `SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = '"${of}".episodes'::regclass`,
     );
     return Math.max(0, Number(result.rows[0]!.rows));
+  }
+
+  /** The episodes table's pages the visibility map marked all-visible at its last VACUUM. */
+  async function allVisiblePages(of: string): Promise<number> {
+    const result = await target.sql.query<{ pages: unknown }>(
+      `SELECT relallvisible AS pages FROM pg_class WHERE oid = '"${of}".episodes'::regclass`,
+    );
+    return Number(result.rows[0]!.pages);
   }
 
   async function putEpisodes(into: Store, count: number, from = 0): Promise<void> {
@@ -611,27 +680,30 @@ describe('planner statistics', () => {
     }
   }
 
-  it('analyzes the growing tables once 500 episodes are written, in the background', async () => {
+  it('vacuums and analyzes the growing tables once 500 episodes are written, in the background', async () => {
     const grown = target.freshSchema('stats');
-    const growing = target.openStore({ schema: grown, analyze: 'always' });
+    const growing = target.openStore({ schema: grown, maintenance: 'always' });
     try {
       await putEpisodes(growing, 499);
       expect(await analyzedRows(grown)).toBe(0);
+      expect(await allVisiblePages(grown)).toBe(0);
       await putEpisodes(growing, 1, 499);
     } finally {
-      await growing.close(); // waits for the ANALYZE the 500th episode started
+      await growing.close(); // waits for the run the 500th episode started
     }
     expect(await analyzedRows(grown)).toBe(500);
+    // VACUUM marked the pages all-visible, so index-only scans need not read the rows.
+    expect(await allVisiblePages(grown)).toBeGreaterThan(0);
   });
 
-  it('analyzes by itself where no autovacuum runs (`auto`), never with `never`', async () => {
+  it('maintains by itself where no autovacuum runs (`auto`), never with `never`', async () => {
     const autovacuum =
       target.kind === 'postgres' &&
       (await target.sql.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`)).rows[0]!
         .on;
     for (const mode of ['auto', 'never'] as const) {
       const schemaName = target.freshSchema(`stats_${mode}`);
-      const grown = target.openStore({ schema: schemaName, analyze: mode });
+      const grown = target.openStore({ schema: schemaName, maintenance: mode });
       try {
         await putEpisodes(grown, 500);
       } finally {
@@ -645,6 +717,8 @@ describe('planner statistics', () => {
 });
 
 describe('listings read together', () => {
+  /** The statement that answers several calls at once (every listing reads laterally, per scope). */
+  const isGrouped = (text: string) => text.includes('AS c(call, since, until, size)');
   /** A store whose statements are recorded; `fail` makes the statements it picks fail. */
   async function recordedStore(schema: string, fail?: (text: string) => Error | undefined) {
     const statements: string[] = [];
@@ -759,13 +833,13 @@ describe('listings read together', () => {
       );
       expect(together).toEqual(alone);
       expect(statements).toHaveLength(2);
-      expect(statements.filter((text) => text.includes('LATERAL'))).toHaveLength(1);
+      expect(statements.filter((text) => isGrouped(text))).toHaveLength(1);
       statements.length = 0;
       const inTransaction = await store.transaction((tx) =>
         Promise.all(calls.slice(0, 2).map((c) => tx.episodes.list(c))),
       );
       expect(inTransaction).toEqual(alone.slice(1));
-      expect(statements.filter((text) => text.includes('LATERAL'))).toHaveLength(0);
+      expect(statements.filter((text) => isGrouped(text))).toHaveLength(0);
     } finally {
       await store.close();
     }
@@ -775,7 +849,7 @@ describe('listings read together', () => {
     const timeout = () =>
       Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
     const { store, statements } = await recordedStore(await seeded('failing'), (text) =>
-      text.includes('LATERAL') ? timeout() : undefined,
+      isGrouped(text) ? timeout() : undefined,
     );
     try {
       const results = await Promise.allSettled(calls.map((call) => store.episodes.list(call)));

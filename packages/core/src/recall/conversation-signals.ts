@@ -119,8 +119,8 @@ const INTERLEAVED_READ = 20;
  * higher.
  *
  * Each hit reads only the `contextTurns` turns on either side (every episode read comes with its
- * embedding, so reading whole stretches costs more than the extra round trips); when turns of
- * other threads interleave with the hit's, the read widens once.
+ * embedding, so reading whole stretches costs more than the extra round trips); a side where turns
+ * of other threads interleave with the hit's is read again, wider, once.
  */
 export async function addNeighbours(args: {
   store: Store;
@@ -193,35 +193,46 @@ export async function addNeighbours(args: {
 
   /** The turns around one hit, in time order (the hit included). */
   async function readAround(hit: Scored): Promise<EpisodeRecord[]> {
-    const narrow = await readSides(hit, tuning.contextTurns + 1);
-    if (narrow.complete) return narrow.items;
-    return (await readSides(hit, tuning.contextTurns + 1 + INTERLEAVED_READ)).items;
+    // The hit, and one turn more than `contextTurns` (see `readSide`).
+    const narrow = tuning.contextTurns + 2;
+    const wide = narrow + INTERLEAVED_READ;
+    const [before, after] = await Promise.all(
+      (['desc', 'asc'] as const).map(async (order) => {
+        const side = await readSide(hit, order, narrow);
+        return side.complete ? side.items : (await readSide(hit, order, wide)).items;
+      }),
+    );
+    const seen = new Set<string>();
+    return [...before!.reverse(), ...after!].filter((e) => !seen.has(e.id) && seen.add(e.id));
   }
 
   /**
-   * Up to `limit` episodes on each side of a hit, within the gap. `complete` when they hold every
-   * turn of the hit's thread that `contextTurns` can reach: nothing of another thread among them,
-   * or nothing left unread.
+   * Up to `limit` episodes on one side of a hit (the hit included), within the gap, nearest
+   * first. `complete` when they hold every turn of the hit's thread that `contextTurns` can reach
+   * on that side: that many of its turns, or nothing left unread, or none of its turns among the
+   * `contextTurns + 1` read past the hit (its thread ended there and another's followed: a new
+   * conversation, where reading on would only find more of it). Some of its turns with other
+   * threads' in between mean threads interleave, and the caller reads that side again, wider.
    */
-  async function readSides(
+  async function readSide(
     hit: Scored,
+    order: 'asc' | 'desc',
     limit: number,
   ): Promise<{ items: EpisodeRecord[]; complete: boolean }> {
     const at = hit.episode.occurredAt;
-    const common = { scope, accessLevel, limit };
-    const [before, after] = await Promise.all([
-      store.episodes.list({ ...common, since: Math.max(0, at - gap), until: at, order: 'desc' }),
-      store.episodes.list({ ...common, since: at, until: at + gap, order: 'asc' }),
-    ]);
-    const seen = new Set<string>();
-    const items = [...before.items.reverse(), ...after.items].filter(
-      (e) => !seen.has(e.id) && seen.add(e.id),
-    );
+    const page = await store.episodes.list({
+      scope,
+      accessLevel,
+      limit,
+      order,
+      ...(order === 'desc' ? { since: Math.max(0, at - gap), until: at } : { since: at, until: at + gap }),
+    });
     const thread = hit.episode.provenance.threadId;
-    const complete =
-      items.every((e) => e.provenance.threadId === thread) ||
-      (before.nextCursor === undefined && after.nextCursor === undefined);
-    return { items, complete };
+    const own = page.items.filter(
+      (e) => e.id !== hit.id && (thread === undefined || e.provenance.threadId === thread),
+    ).length;
+    const complete = page.nextCursor === undefined || own === 0 || own >= tuning.contextTurns;
+    return { items: page.items, complete };
   }
 }
 

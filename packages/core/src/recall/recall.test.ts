@@ -32,6 +32,8 @@ interface Fixture {
       id?: string;
       /** Stored instead of the hash embedder's vector of the text. */
       embedding?: number[];
+      /** The thread it was said in (its provenance). */
+      thread?: string;
     },
   ): Promise<string>;
 }
@@ -83,7 +85,12 @@ async function fixture(
             importance: extra.importance ?? 0.5,
             accessLevel: extra.accessLevel ?? 0,
             embedding: vector!,
-            provenance: { source: 'observation', messageId: `msg_${id}`, at },
+            provenance: {
+              source: 'observation',
+              messageId: `msg_${id}`,
+              at,
+              ...(extra.thread ? { threadId: extra.thread } : {}),
+            },
           },
         ],
       });
@@ -401,6 +408,56 @@ describe('episodic ranking', () => {
       expect(ctx.sections.episodes[0]?.reason).toContain(`conversation context: next to ${question}`);
       expect(ctx.items.map((i) => i.id)).not.toContain(far);
     }
+  });
+
+  describe('turns around a hit, where threads meet', () => {
+    /** A memory store whose `episodes.list` calls are counted. */
+    function countingStore() {
+      const store = memoryStore();
+      const counted = { lists: 0 };
+      const list = store.episodes.list.bind(store.episodes);
+      store.episodes.list = (args) => {
+        counted.lists++;
+        return list(args);
+      };
+      return { store, counted };
+    }
+    const base = new Date('2026-02-10T10:00:00Z').getTime();
+    const turn = (i: number) => ({ at: base + i * 30_000 });
+
+    it("reads on past another thread's turns where the hit's thread continues between them", async () => {
+      const { store, counted } = countingStore();
+      const f = await fixture({ embedder: null, store });
+      const hit = await f.episode(userA, 'Have you decided where the team offsite will be?', {
+        ...turn(0),
+        thread: 'a',
+      });
+      // Thread b interleaves with a: a's second turn after the hit is five turns later.
+      for (const i of [1, 3, 4]) await f.episode(userA, `Build ${i} is green.`, { ...turn(i), thread: 'b' });
+      const first = await f.episode(userA, 'Not yet, still comparing.', { ...turn(2), thread: 'a' });
+      const second = await f.episode(userA, 'We booked a venue by the sea for June.', {
+        ...turn(5),
+        thread: 'a',
+      });
+      const ctx = await f.recall(userA, { query: 'where is the team offsite?' });
+      const reasons = new Map(ctx.explain().map((e) => [e.id, e.reason]));
+      expect(reasons.get(first)).toContain(`next to ${hit}`);
+      expect(reasons.get(second)).toContain(`next to ${hit}`);
+      // One hit: each side read once, and the side where the threads interleave once more.
+      expect(counted.lists).toBe(3);
+    });
+
+    it("stops at a thread's end when another thread's turns follow", async () => {
+      const { store, counted } = countingStore();
+      const f = await fixture({ embedder: null, store });
+      const before = await f.episode(userA, 'Everyone agreed on the dates.', { ...turn(0), thread: 'a' });
+      await f.episode(userA, 'Have you decided where the team offsite will be?', { ...turn(1), thread: 'a' });
+      // A new conversation right after: nothing of thread a follows.
+      for (let i = 2; i < 8; i++) await f.episode(userA, `Build ${i} is green.`, { ...turn(i), thread: 'b' });
+      const ctx = await f.recall(userA, { query: 'where is the team offsite?' });
+      expect(ctx.explain().find((e) => e.id === before)?.reason).toContain('conversation context');
+      expect(counted.lists).toBe(2);
+    });
   });
 
   it("carries more of a question's score to the reply that answers it than to other neighbours", async () => {

@@ -27,8 +27,8 @@ import {
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
-import type { PlannerStatistics } from './planner-statistics.ts';
 import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
+import type { TableMaintenance } from './table-maintenance.ts';
 import { tickBatcher } from './tick-batch.ts';
 
 export interface EpisodeSearchOptions {
@@ -165,7 +165,7 @@ function cosineScored(rows: EpisodeRow[], query: readonly number[]): ScoredEpiso
     );
 }
 
-/** How long a vector search remembers that a filter had many candidates. */
+/** How long a vector search remembers whether a filter had many candidates or few. */
 const DECISION_TTL_MS = 10_000;
 const MAX_DECISIONS = 10_000;
 
@@ -292,16 +292,48 @@ function tsRankSql(
 
 type ListArgs = Parameters<EpisodeDriver['list']>[0];
 
+/**
+ * The episodes a scope may see, in time order, `limit` of them (an SQL expression) where
+ * `conditions` hold: for each scope the reader sees (at most 16: each level unset or the
+ * reader's), a range of the `episodes_scope_timeline` index read in order and cut at the limit,
+ * then the first `limit` of those ranges merged. Only the rows returned (and up to `limit` more
+ * from each scope holding any) are read from the table. Filtering the tenant's timeline instead
+ * reads every row of the tenant's other users and threads in the window: in a tenant of ten users
+ * whose turns interleave, ten rows for each one returned.
+ */
+function timelineSql(
+  schema: string,
+  args: SearchFilter & { order: 'asc' | 'desc' },
+  conditions: string[],
+  limit: string,
+  p: Params,
+): string {
+  const rows = visibleScopeRows(args.scope);
+  const [orgs, users, agents, threads] = [1, 2, 3, 4].map((i) => p.texts(rows.map((row) => row[i]!)));
+  const direction = args.order === 'asc' ? 'ASC' : 'DESC';
+  const where = [
+    `e.tenant_id = ${p.add(tenantOf(args.scope))}`,
+    ...['org_id', 'user_id', 'agent_id', 'thread_id'].map((c) => `e.${c} = s.${c} COLLATE "C"`),
+    rowFilterSql(args, p, 'e'),
+    ...conditions,
+  ];
+  return `SELECT r.* FROM unnest(${orgs}, ${users}, ${agents}, ${threads}) AS s(org_id, user_id, agent_id, thread_id)
+      CROSS JOIN LATERAL (
+        SELECT ${QUALIFIED_COLUMNS} FROM ${schema}.episodes e WHERE ${where.join(' AND ')}
+         ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT ${limit}) r
+     ORDER BY r.occurred_at ${direction}, r.id ${direction} LIMIT ${limit}`;
+}
+
 /** One listing's SELECT: `limit + 1` rows in the listing's order. */
 function listSql(schema: string, args: ListArgs, p: Params): string {
-  const where = [filterSql(args, p)];
-  const direction = args.order === 'asc' ? 'ASC' : 'DESC';
+  const conditions: string[] = [];
   if (args.cursor !== undefined) {
     const [occurredAt, id] = decodeCursor('episodes', args.cursor, ['number', 'string']);
-    where.push(`(occurred_at, id) ${args.order === 'asc' ? '>' : '<'} (${p.add(occurredAt)}, ${p.add(id)})`);
+    conditions.push(
+      `(e.occurred_at, e.id) ${args.order === 'asc' ? '>' : '<'} (${p.add(occurredAt)}, ${p.add(id)})`,
+    );
   }
-  return `SELECT ${COLUMNS} FROM ${schema}.episodes WHERE ${where.join(' AND ')}
-    ORDER BY occurred_at ${direction}, id ${direction} LIMIT ${p.add(args.limit + 1)}`;
+  return timelineSql(schema, args, conditions, `${p.add(args.limit + 1)}::integer`, p);
 }
 
 /**
@@ -312,19 +344,20 @@ function listSql(schema: string, args: ListArgs, p: Params): string {
 function listGroupSql(schema: string, calls: Array<{ args: ListArgs; call: number }>, p: Params): string {
   const { since: _since, until: _until, ...shared } = calls[0]!.args;
   const direction = shared.order === 'asc' ? 'ASC' : 'DESC';
-  const order = `occurred_at ${direction}, id ${direction}`;
   const windows = [
     `${p.add(calls.map((c) => c.call))}::integer[]`,
     `${p.add(calls.map((c) => c.args.since ?? null))}::bigint[]`,
     `${p.add(calls.map((c) => c.args.until ?? null))}::bigint[]`,
     `${p.add(calls.map((c) => c.args.limit + 1))}::integer[]`,
   ];
-  return `SELECT c.call, e.* FROM unnest(${windows.join(', ')}) AS c(call, since, until, size)
+  const inWindow = [
+    `e.occurred_at >= COALESCE(c.since, ${MIN_BIGINT})`,
+    `e.occurred_at <= COALESCE(c.until, ${MAX_BIGINT})`,
+  ];
+  return `SELECT c.call, page.* FROM unnest(${windows.join(', ')}) AS c(call, since, until, size)
     CROSS JOIN LATERAL (
-      SELECT row_number() OVER (ORDER BY ${order}) AS position, ${COLUMNS} FROM ${schema}.episodes
-       WHERE ${filterSql(shared, p)} AND occurred_at >= COALESCE(c.since, ${MIN_BIGINT})
-         AND occurred_at <= COALESCE(c.until, ${MAX_BIGINT})
-       ORDER BY ${order} LIMIT c.size) e`;
+      SELECT row_number() OVER (ORDER BY r.occurred_at ${direction}, r.id ${direction}) AS position, r.*
+        FROM (${timelineSql(schema, shared, inWindow, 'c.size', p)}) r) page`;
 }
 
 const MIN_BIGINT = "'-9223372036854775808'::bigint";
@@ -339,7 +372,7 @@ function listPage(rows: EpisodeRow[], args: ListArgs) {
 export function episodeDriver(
   db: Database,
   indexes: VectorIndexes,
-  options: EpisodeSearchOptions & { statistics?: PlannerStatistics },
+  options: EpisodeSearchOptions & { maintenance?: TableMaintenance },
 ): EpisodeDriver {
   async function nearest(
     names: SchemaNames,
@@ -395,11 +428,13 @@ export function episodeDriver(
   }
 
   /**
-   * Filters recently found to have many candidates, so repeated searches at one scope go straight
-   * to the index. A stale entry only costs speed, never results: an index walk that comes up short
-   * falls back to the exact query.
+   * What recent searches found about a filter's candidates, so the next search at that scope
+   * skips finding out again: with many, it goes straight to the index; with few, it computes the
+   * exact answer in one pass over them, without counting them first. A stale entry only costs
+   * speed, never results: an index walk that comes up short falls back to the exact query, and the
+   * one-pass query still stops past `exactSearchBelow` candidates.
    */
-  const manyCandidates = new Map<string, number>();
+  const decisions = new Map<string, { many: boolean; at: number }>();
 
   /** Tenants (by schema) last seen holding at least `commonTermsFrom` episodes. */
   const largeTenants = new Set<string>();
@@ -418,28 +453,38 @@ export function episodeDriver(
 
   /**
    * The exact answer when at most `exactSearchBelow` visible episodes of this dimension pass the
-   * filter, else undefined: the bounded count (from the scope index alone) and the exact search,
-   * which runs only when the count allows, in one statement.
+   * filter, else undefined, in one statement. Counting first, the bounded count comes from the
+   * scope index alone (no row read where the visibility map is set) and the exact search runs only
+   * when it allows; in one pass (`fewKnown`), each candidate's distance is computed as it is
+   * counted, so their rows are read once.
    */
   async function exactWhenFew(
     names: SchemaNames,
     args: SearchFilter & { vector: number[]; limit: number },
+    fewKnown: boolean,
   ): Promise<EpisodeRow[] | undefined> {
     const { schema, vector: v } = names;
     const d = args.vector.length;
     const p = new Params();
     const most = p.add(options.exactSearchBelow);
-    const counted = `SELECT count(*) AS n FROM (
-        SELECT 1 FROM ${schema}.episodes WHERE dims = ${d} AND ${filterSql(args, p)}
-         LIMIT ${most}::integer + 1) candidates`;
     const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
+    const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1)`;
+    const candidates = (columns: string) =>
+      `SELECT ${columns} FROM ${schema}.episodes WHERE dims = ${d} AND ${filterSql(args, p)}`;
+    const steps = fewKnown
+      ? `candidates AS MATERIALIZED (
+           ${candidates(`tenant_id, id, ${distance} AS distance`)} LIMIT ${most}::integer + 1),
+         counted AS (SELECT count(*) AS n FROM candidates),
+         best AS (
+           SELECT tenant_id, id, distance FROM candidates WHERE (SELECT n FROM counted) <= ${most}::integer
+            ORDER BY distance, id LIMIT ${p.add(args.limit)})`
+      : `counted AS MATERIALIZED (
+           SELECT count(*) AS n FROM (${candidates('1')} LIMIT ${most}::integer + 1) candidates),
+         best AS (
+           ${candidates(`tenant_id, id, ${distance} AS distance`)} AND (SELECT n FROM counted) <= ${most}::integer
+            ORDER BY distance, id LIMIT ${p.add(args.limit)})`;
     const result = await db.query<EpisodeRow & { candidates: unknown }>(
-      `WITH counted AS MATERIALIZED (${counted}),
-       best AS (
-         SELECT tenant_id, id, COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1) AS distance
-           FROM ${schema}.episodes
-          WHERE dims = ${d} AND ${filterSql(args, p)} AND (SELECT n FROM counted) <= ${most}::integer
-          ORDER BY distance, id LIMIT ${p.add(args.limit)})
+      `WITH ${steps}
        SELECT counted.n AS candidates, ${QUALIFIED_COLUMNS}
          FROM counted LEFT JOIN (best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id) ON true
         ORDER BY best.distance, best.id`,
@@ -530,7 +575,7 @@ export function episodeDriver(
         }
         throw error;
       }
-      options.statistics?.noteEpisodes(episodes.length);
+      options.maintenance?.noteEpisodes(episodes.length);
       return episodes.map((e) => compact(e) as EpisodeRecord);
     },
 
@@ -607,15 +652,13 @@ export function episodeDriver(
       const d = args.vector.length;
       if (d > MAX_HNSW_DIMENSIONS) return cosineScored(await nearest(names, args, true), args.vector);
       const key = decisionKey(names, args, d);
-      const many = manyCandidates.get(key);
-      if (many === undefined || Date.now() - many >= DECISION_TTL_MS) {
-        const rows = await exactWhenFew(names, args);
-        if (rows) {
-          manyCandidates.delete(key);
-          return cosineScored(rows, args.vector);
-        }
-        if (manyCandidates.size >= MAX_DECISIONS) manyCandidates.clear();
-        manyCandidates.set(key, Date.now());
+      const decided = decisions.get(key);
+      const fresh = decided !== undefined && Date.now() - decided.at < DECISION_TTL_MS;
+      if (!fresh || !decided.many) {
+        const rows = await exactWhenFew(names, args, fresh);
+        if (decisions.size >= MAX_DECISIONS) decisions.clear();
+        decisions.set(key, { many: rows === undefined, at: Date.now() });
+        if (rows) return cosineScored(rows, args.vector);
       }
       const rows = await nearest(names, args, false);
       // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the

@@ -366,6 +366,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP FUNCTION ${s}.strata_float8_bytes(double precision[])`,
     ],
   },
+  {
+    version: 6,
+    name: 'episodes listed per scope',
+    statements: ({ schema: s }) => [
+      // Listings (recall reads the turns around its best hits with them) walk one scope's timeline
+      // at a time, each visible scope's range of this index read in order up to the limit, instead
+      // of the tenant's timeline filtered row by row (see driver/episodes.ts, `timelineSql`).
+      `CREATE INDEX IF NOT EXISTS episodes_scope_timeline ON ${s}.episodes (${SCOPE_KEY}, occurred_at, id)`,
+      `DROP INDEX IF EXISTS ${s}.episodes_timeline`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */
