@@ -21,7 +21,7 @@ import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
 import { cosine, dotProduct, unitVector } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
-import { adjacentPairs, contentWords, termOverlap, termsOf } from './terms.ts';
+import { adjacentPairs, contentWords, termOverlap, termRarity, termsOf } from './terms.ts';
 import { parseTimeWindow, type TimeWindow } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
 import { withVerbForms } from './verb-forms.ts';
@@ -73,10 +73,11 @@ function outdatedCaveat(markers: OutdatedFact[]): string {
 /**
  * Hybrid episodic retrieval: keyword (BM25) and vector candidates, plus candidates restricted to
  * the time window the query names, fused; then recency decay, importance, access frequency, the
- * time-window match and a named speaker re-weight the fused relevance (as do how many of the
- * query's terms, and of its adjacent term pairs, the episode holds); then MMR removes
- * near-duplicates and redundancy. Works keyword-only without an embedder, and falls back to
- * keyword-only (noted) when the embedder throws.
+ * time-window match and a named speaker re-weight the fused relevance (as do how much of the
+ * query's terms, each weighted by its rarity among the candidates, and how many of its adjacent
+ * term pairs the episode holds); then MMR removes near-duplicates and redundancy. Works
+ * keyword-only without an embedder, and falls back to keyword-only (noted) when the embedder
+ * throws.
  */
 export async function retrieveEpisodes(args: {
   store: Store;
@@ -241,16 +242,23 @@ export async function retrieveEpisodes(args: {
   };
   const priorOf = (episode: EpisodeRecord) => episodePrior(episode, priorContext);
   const fused = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
+  const coverage = tuning.coverageWeight > 0 && queryTerms.size > 0;
+  const termSets = new Map<string, Set<string>>();
+  if (coverage) for (const [id, e] of episodes) termSets.set(id, new Set(termsOf(e.text)));
+  // Each query term counts by its rarity among the candidates (or all alike).
+  const termWeights = coverage && tuning.coverageIdf ? termRarity(queryTerms, termSets.values()) : undefined;
+  let queryWeight = 0;
+  for (const t of queryTerms) queryWeight += termWeights?.get(t) ?? 1;
   const scored: Scored[] = [];
   for (const [id, f] of fused) {
     const episode = episodes.get(id)!;
     const prior = priorOf(episode);
     let match = f.fused;
-    if (tuning.coverageWeight > 0 && queryTerms.size > 0) {
-      const terms = new Set(termsOf(episode.text));
+    if (coverage) {
+      const terms = termSets.get(id)!;
       let held = 0;
-      for (const t of queryTerms) if (terms.has(t)) held++;
-      match *= 1 - tuning.coverageWeight + (tuning.coverageWeight * held) / queryTerms.size;
+      for (const t of queryTerms) if (terms.has(t)) held += termWeights?.get(t) ?? 1;
+      match *= 1 - tuning.coverageWeight + (tuning.coverageWeight * held) / queryWeight;
     }
     if (tuning.proximityWeight > 0 && queryPairs.size > 0) {
       const pairs = adjacentPairs(termsOf(episode.text));

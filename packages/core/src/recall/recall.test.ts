@@ -535,6 +535,24 @@ describe('episodic ranking', () => {
     }
   });
 
+  it("weighs the query's terms by their rarity among the candidates in its coverage (and can be switched off)", async () => {
+    const ratio = async (coverageIdf: boolean) => {
+      const f = await fixture({
+        embedder: null,
+        deps: { tuning: { coverageIdf, contextHits: 0, mmr: false } },
+      });
+      for (const [i, text] of ['Ava called.', 'Ava is late.', 'Ava says hello.'].entries())
+        await f.episode(userA, text, { at: `2026-02-0${i + 1}T10:00:00Z` });
+      const common = await f.episode(userA, 'Ava went out.', { at: '2026-02-05T10:00:00Z' });
+      const rare = await f.episode(userA, 'The pottery went out.', { at: '2026-02-05T10:00:00Z' });
+      const ctx = await f.recall(userA, { query: 'Ava pottery' });
+      const final = (id: string) => ctx.explain().find((e) => e.id === id)?.scores?.final ?? Number.NaN;
+      return final(rare) / final(common);
+    };
+    // Each holds one of the two query words; the one few candidates hold counts for more.
+    expect(await ratio(true)).toBeGreaterThan((await ratio(false)) * 1.1);
+  });
+
   it("lifts an episode that holds the query's words side by side (and can be switched off)", async () => {
     for (const proximityWeight of [0.5, 0]) {
       const f = await fixture({ embedder: null, deps: { tuning: { proximityWeight, contextHits: 0 } } });

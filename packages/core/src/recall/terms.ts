@@ -77,6 +77,25 @@ export function adjacentPairs(terms: readonly string[]): Set<string> {
   return pairs;
 }
 
+/**
+ * How much each query term says about which text the query is after: its inverse document
+ * frequency among `texts` (the candidates gathered for the query), BM25's idf
+ * `ln((N + 1) / (df + 0.5))`, always above 0. A term most candidates hold (a name the
+ * conversation keeps using) separates them less than one few hold.
+ */
+export function termRarity(
+  queryTerms: ReadonlySet<string>,
+  texts: Iterable<ReadonlySet<string>>,
+): Map<string, number> {
+  const df = new Map<string, number>();
+  let n = 0;
+  for (const terms of texts) {
+    n++;
+    for (const t of queryTerms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  return new Map([...queryTerms].map((t) => [t, Math.log((n + 1) / ((df.get(t) ?? 0) + 0.5))]));
+}
+
 /** Jaccard overlap of two term sets, 0..1. */
 export function termOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;

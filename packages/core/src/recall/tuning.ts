@@ -57,6 +57,12 @@ export interface RecallTuning {
   /** 0..1: how much the share of the query's terms an episode holds counts. */
   coverageWeight: number;
   /**
+   * Weigh each query term in that share by its rarity among the candidates (idf), so holding the
+   * word few candidates share ("pottery") counts more than holding one most of them do (a name
+   * the conversation keeps using); else every term counts alike.
+   */
+  coverageIdf: boolean;
+  /**
    * Lift for an episode holding the query's adjacent term pairs in the same order ("support
    * group", "charity race"): up to this share when it holds them all (0 = ignored).
    */
@@ -131,6 +137,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   expansionDocs: 5,
   expansionWeight: 0.5,
   coverageWeight: 0.3,
+  coverageIdf: true,
   proximityWeight: 0.5,
   sessionWeight: 0.3,
   contextHits: 8,
