@@ -26,7 +26,7 @@ export function storeOverClient(
       hnswMaxScanTuples: tuning.hnswMaxScanTuples,
       commonTermCutoff: tuning.commonTermCutoff,
       commonTermsFrom: tuning.commonTermsFrom,
-      maintenance: tuning.maintenance,
+      analyze: tuning.analyze,
       multiProcess: flags.multiProcess,
       persistent: flags.persistent,
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import type { MaintenanceMode } from './driver/table-maintenance.ts';
+import type { AnalyzeMode } from './driver/planner-statistics.ts';
 import { checkSchemaName } from './schema/identifiers.ts';
 
 /** Tuning shared by every way of opening the store. */
@@ -43,13 +43,12 @@ export interface StoreTuning {
   /** Tenants with fewer episodes than this score every match, whatever the cutoff. Default 20000. */
   commonTermsFrom?: number;
   /**
-   * Who vacuums and analyzes the tables as they grow (autovacuum's work). `auto` (default): the
-   * store does (`VACUUM (ANALYZE)` after every 500 episodes plus a fifth of the table, in the
-   * background) on PGlite and on a server running with `autovacuum` off, and leaves it to
-   * autovacuum otherwise. `always`; `never`: whatever the server does. See the README's "Table
-   * maintenance".
+   * Who refreshes the planner's statistics as the tables grow. `auto` (default): the store does
+   * (ANALYZE after every 500 episodes plus a fifth of the table, in the background) on PGlite and
+   * on a server running with `autovacuum` off, and leaves it to autovacuum otherwise. `always`,
+   * `never`: whatever the server does. See the README's "Planner statistics".
    */
-  maintenance?: MaintenanceMode;
+  analyze?: AnalyzeMode;
 }
 
 export const tuningShape = {
@@ -61,7 +60,7 @@ export const tuningShape = {
   hnswMaxScanTuples: z.number().int().min(1).max(100_000_000).optional(),
   commonTermCutoff: z.number().gt(0).max(1).optional(),
   commonTermsFrom: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  maintenance: z.enum(['auto', 'always', 'never']).optional(),
+  analyze: z.enum(['auto', 'always', 'never']).optional(),
 };
 
 export interface ResolvedTuning {
@@ -73,7 +72,7 @@ export interface ResolvedTuning {
   hnswMaxScanTuples: number;
   commonTermCutoff: number;
   commonTermsFrom: number;
-  maintenance: MaintenanceMode;
+  analyze: AnalyzeMode;
 }
 
 export function resolveTuning(options: StoreTuning, defaultName: string): ResolvedTuning {
@@ -86,6 +85,6 @@ export function resolveTuning(options: StoreTuning, defaultName: string): Resolv
     hnswMaxScanTuples: options.hnswMaxScanTuples ?? 20_000,
     commonTermCutoff: options.commonTermCutoff ?? 0.05,
     commonTermsFrom: options.commonTermsFrom ?? 20_000,
-    maintenance: options.maintenance ?? 'auto',
+    analyze: options.analyze ?? 'auto',
   };
 }

@@ -27,8 +27,8 @@ import {
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
+import type { PlannerStatistics } from './planner-statistics.ts';
 import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
-import type { TableMaintenance } from './table-maintenance.ts';
 import { tickBatcher } from './tick-batch.ts';
 
 export interface EpisodeSearchOptions {
@@ -372,7 +372,7 @@ function listPage(rows: EpisodeRow[], args: ListArgs) {
 export function episodeDriver(
   db: Database,
   indexes: VectorIndexes,
-  options: EpisodeSearchOptions & { maintenance?: TableMaintenance },
+  options: EpisodeSearchOptions & { statistics?: PlannerStatistics },
 ): EpisodeDriver {
   async function nearest(
     names: SchemaNames,
@@ -575,7 +575,7 @@ export function episodeDriver(
         }
         throw error;
       }
-      options.maintenance?.noteEpisodes(episodes.length);
+      options.statistics?.noteEpisodes(episodes.length);
       return episodes.map((e) => compact(e) as EpisodeRecord);
     },
 

@@ -13,10 +13,10 @@ import { factDriver } from './facts.ts';
 import { forgetSubtree } from './forget.ts';
 import { graphDriver } from './graph.ts';
 import { ledgerDriver } from './ledger.ts';
+import { type AnalyzeMode, PlannerStatistics } from './planner-statistics.ts';
 import { reviewDriver } from './review.ts';
 import { scopeDriver } from './scopes.ts';
 import { stateDriver } from './state.ts';
-import { type MaintenanceMode, TableMaintenance } from './table-maintenance.ts';
 import { threadDriver } from './threads.ts';
 
 export interface PostgresDriverOptions extends EpisodeSearchOptions {
@@ -24,7 +24,7 @@ export interface PostgresDriverOptions extends EpisodeSearchOptions {
   database: Database;
   multiProcess: boolean;
   persistent: boolean;
-  maintenance: MaintenanceMode;
+  analyze: AnalyzeMode;
 }
 
 type AnyMethod = (args: unknown) => Promise<unknown>;
@@ -60,13 +60,10 @@ function wrapEach(subStores: StoreDriverTransaction, wrap: Wrapper): StoreDriver
 export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
   const db = options.database;
   // PGlite is the one single-process client, and it runs no autovacuum.
-  const maintenance = new TableMaintenance(db, {
-    mode: options.maintenance,
-    embedded: !options.multiProcess,
-  });
+  const statistics = new PlannerStatistics(db, { mode: options.analyze, embedded: !options.multiProcess });
   const raw: StoreDriverTransaction = {
     threads: threadDriver(db),
-    episodes: episodeDriver(db, new VectorIndexes(db), { ...options, maintenance }),
+    episodes: episodeDriver(db, new VectorIndexes(db), { ...options, statistics }),
     facts: factDriver(db),
     graph: graphDriver(db),
     state: stateDriver(db),
@@ -128,7 +125,7 @@ export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
 
     async close() {
       // A running ANALYZE ends first (on PGlite it waits for an open transaction: not from inside one).
-      if (!db.inTransaction()) await maintenance.settled();
+      if (!db.inTransaction()) await statistics.settled();
       return db.close();
     },
 
