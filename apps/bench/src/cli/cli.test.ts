@@ -190,4 +190,31 @@ describe('bench perf', () => {
     expect(report.runs.map((run) => run.items)).toEqual([60, 120]);
     expect(report).toMatchObject({ store: 'memory', embedder: 'hash' });
   });
+
+  it('times each recall stage with --stages, in the JSON and in the table', async () => {
+    const args = [
+      'perf',
+      '--store',
+      'memory',
+      '--items',
+      '60',
+      '--users',
+      '6',
+      '--queries',
+      '5',
+      '--no-isolate',
+    ];
+    const json = captureIo();
+    expect(await runCli([...args, '--stages', '--json'], json)).toBe(0);
+    const run = perfReportSchema.parse(JSON.parse(json.out())).runs[0]!;
+    for (const stage of ['facts', 'episodes', 'keyword', 'rank']) {
+      expect(run.recallStagesMs?.[stage]?.p95).toBeGreaterThan(0);
+    }
+    const table = captureIo();
+    expect(await runCli([...args, '--stages'], table)).toBe(0);
+    expect(table.out()).toContain('Recall stages, run one after another');
+    const plain = captureIo();
+    expect(await runCli([...args, '--json'], plain)).toBe(0);
+    expect(perfReportSchema.parse(JSON.parse(plain.out())).runs[0]!.recallStagesMs).toBeUndefined();
+  });
 });

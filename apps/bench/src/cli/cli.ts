@@ -28,6 +28,7 @@ interface PerfFlags {
   queries: number;
   seed: number;
   isolate: boolean;
+  stages?: boolean;
   json?: boolean;
 }
 
@@ -118,6 +119,7 @@ function buildProgram(io: CliIo): Command {
     .option('--queries <n>', 'timed recalls and traversals per size', integer({ min: 1, max: 100_000 }), 200)
     .option('--seed <n>', 'corpus seed', integer({ min: 0, max: 2 ** 31 }), 1)
     .option('--no-isolate', 'run every size in this process (peak RSS then accumulates)')
+    .option('--stages', 'also time each recall stage, the stages run one after another')
     .option('--json', 'print one JSON object on stdout instead of the table')
     .action(async (flags: PerfFlags) => {
       const report = await runPerf(
@@ -129,6 +131,7 @@ function buildProgram(io: CliIo): Command {
           queries: flags.queries,
           seed: flags.seed,
           isolate: flags.isolate,
+          stages: flags.stages ?? false,
         },
         {
           progress: progressBar(io.stderr),

@@ -39,6 +39,20 @@ export function perfTable(report: PerfReport): string {
   });
   const base: PerfRun | undefined = runs[0];
   const lines = [`Performance: store ${report.store}, embedder ${report.embedder}`, '', measures];
+  const stageNames = [...new Set(runs.flatMap((run) => Object.keys(run.recallStagesMs ?? {})))];
+  if (stageNames.length > 0) {
+    const stages = markdownTable({
+      headers: ['items', ...stageNames],
+      rows: runs.map((run) => [
+        count(run.items),
+        ...stageNames.map((stage) => {
+          const ms = run.recallStagesMs?.[stage];
+          return ms ? `${millis(ms.p50)} / ${millis(ms.p95)}` : '—';
+        }),
+      ]),
+    });
+    lines.push('', 'Recall stages, run one after another (p50 / p95 ms):', '', stages);
+  }
   if (base && runs.length > 1) {
     const growth = markdownTable({
       headers: [

@@ -1,6 +1,18 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createMemory, defaultTokenizer, type Memory, StrataError } from '@strata-memory/core';
+import {
+  createMemory,
+  createRecall,
+  defaultPolicy,
+  defaultTokenizer,
+  type Embedder,
+  extractiveSummarizer,
+  type Memory,
+  type Scope,
+  type Store,
+  StrataError,
+  type Tokenizer,
+} from '@strata-memory/core';
 import { z } from 'zod/v4';
 import type { Progress } from '../cli/progress.ts';
 import { type BenchClock, benchClock } from '../setup/bench-clock.ts';
@@ -29,15 +41,21 @@ export interface PerfOptions {
   seed: number;
   /** Run each size in its own process (clean peak RSS). */
   isolate: boolean;
+  /** Also time each recall stage, the stages run one after another (core's `onStages`). */
+  stages: boolean;
 }
+
+const latencyShape = z.object({ p50: z.number(), p95: z.number() });
 
 export const perfRunSchema = z.object({
   items: z.number().int(),
   observePerSec: z.number(),
   observeNoEmbedPerSec: z.number(),
-  recallLatencyMs: z.object({ p50: z.number(), p95: z.number() }),
+  recallLatencyMs: latencyShape,
+  /** With `--stages`: each recall stage's wall time, the stages run one after another. */
+  recallStagesMs: z.record(z.string(), latencyShape).optional(),
   factGetPerSec: z.number(),
-  traverseLatencyMs: z.object({ p50: z.number(), p95: z.number() }),
+  traverseLatencyMs: latencyShape,
   bytesPerItem: z.number().nullable(),
   peakRssMb: z.number(),
 });
@@ -107,6 +125,40 @@ async function observeWithoutEmbedding(args: {
     await memory.close();
     await bench.close();
   }
+}
+
+/**
+ * The same questions again through a recall over the same store that runs its stages (working
+ * memory, facts, episodes, graph) one after another and reports each one's wall time (core's
+ * `onStages`), so each stage's time is its own. Stages inside episodic retrieval (keyword and
+ * vector search) still overlap.
+ */
+async function timeRecallStages(args: {
+  store: Store;
+  embedder: Embedder | undefined;
+  clock: BenchClock;
+  tokenizer: Tokenizer;
+  questions: Array<{ scope: Scope; query: string }>;
+}): Promise<Record<string, { p50: number; p95: number }>> {
+  const times: Record<string, number[]> = {};
+  const recall = createRecall({
+    store: args.store,
+    ...(args.embedder ? { embedder: args.embedder } : {}),
+    tokenizer: args.tokenizer,
+    summarizer: extractiveSummarizer({ tokenizer: args.tokenizer }),
+    clock: args.clock,
+    policy: defaultPolicy,
+    sequentialStages: true,
+    onStages: (stages) => {
+      for (const [stage, ms] of Object.entries(stages)) {
+        if (ms !== undefined) (times[stage] ??= []).push(ms);
+      }
+    },
+  });
+  for (const { scope, query } of args.questions) {
+    await recall(scope, { query, budget: { tokens: RECALL_BUDGET_TOKENS } });
+  }
+  return Object.fromEntries(Object.entries(times).map(([stage, ms]) => [stage, latencySummary(ms)]));
 }
 
 /** One corpus size, in this process. */
@@ -196,18 +248,22 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
       traverseMs.push(performance.now() - start);
       progress.advance();
     }
-    for (let i = 0; i < options.queries; i++) {
-      const { scope, query } = corpusQuestion(random, users);
+    const questions = Array.from({ length: options.queries }, () => corpusQuestion(random, users));
+    for (const { scope, query } of questions) {
       const start = performance.now();
       await memory.recall(scope, { query, budget: { tokens: RECALL_BUDGET_TOKENS } });
       recallMs.push(performance.now() - start);
       progress.advance();
     }
     progress.stop();
+    const stages = options.stages
+      ? await timeRecallStages({ store: bench.store, embedder, clock, tokenizer, questions })
+      : undefined;
     run = {
       items,
       observePerSec: items / (observed.elapsedMs / 1000),
       recallLatencyMs: latencySummary(recallMs),
+      ...(stages ? { recallStagesMs: stages } : {}),
       factGetPerSec,
       traverseLatencyMs: latencySummary(traverseMs),
       bytesPerItem: bytes > 0 ? bytes / items : null,
@@ -249,6 +305,7 @@ async function runPerfSizeIsolated(options: PerfOptions, items: number): Promise
     String(options.seed),
     '--no-isolate',
     '--json',
+    ...(options.stages ? ['--stages'] : []),
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
