@@ -151,7 +151,10 @@ async function timeRecallStages(args: {
     sequentialStages: true,
     onStages: (stages) => {
       for (const [stage, ms] of Object.entries(stages)) {
-        if (ms !== undefined) (times[stage] ??= []).push(ms);
+        if (ms === undefined) continue;
+        const list = times[stage] ?? [];
+        list.push(ms);
+        times[stage] = list;
       }
     },
   });
