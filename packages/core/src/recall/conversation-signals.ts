@@ -209,10 +209,11 @@ export async function addNeighbours(args: {
   /**
    * Up to `limit` episodes on one side of a hit (the hit included), within the gap, nearest
    * first. `complete` when they hold every turn of the hit's thread that `contextTurns` can reach
-   * on that side: that many of its turns, or nothing left unread, or none of its turns among the
-   * `contextTurns + 1` read past the hit (its thread ended there and another's followed: a new
-   * conversation, where reading on would only find more of it). Some of its turns with other
-   * threads' in between mean threads interleave, and the caller reads that side again, wider.
+   * on that side: that many of its turns, or nothing left unread, or the last two read belong to
+   * other threads with none of its turns between them and the hit's last one (its thread ended
+   * there and another's followed: a new conversation, where reading on would only find more of
+   * it). Its turns with other threads' in between mean threads interleave, and the caller reads
+   * that side again, wider.
    */
   async function readSide(
     hit: Scored,
@@ -228,12 +229,22 @@ export async function addNeighbours(args: {
       ...(order === 'desc' ? { since: Math.max(0, at - gap), until: at } : { since: at, until: at + gap }),
     });
     const thread = hit.episode.provenance.threadId;
-    const own = page.items.filter(
-      (e) => e.id !== hit.id && (thread === undefined || e.provenance.threadId === thread),
-    ).length;
-    const complete = page.nextCursor === undefined || own === 0 || own >= tuning.contextTurns;
+    const ownTurn = (e: EpisodeRecord) => thread === undefined || e.provenance.threadId === thread;
+    const past = page.items.filter((e) => e.id !== hit.id);
+    const own = past.filter(ownTurn).length;
+    const complete =
+      page.nextCursor === undefined || own >= tuning.contextTurns || threadEnded(past, ownTurn);
     return { items: page.items, complete };
   }
+}
+
+/**
+ * The hit's thread ended among `past` (the turns read past the hit, nearest first): other
+ * threads' turns follow its last one, at least two of them, and none of its own comes after.
+ */
+function threadEnded(past: readonly EpisodeRecord[], ownTurn: (e: EpisodeRecord) => boolean): boolean {
+  const firstOther = past.findIndex((e) => !ownTurn(e));
+  return firstOther >= 0 && past.length - firstOther >= 2 && !past.slice(firstOther).some(ownTurn);
 }
 
 /** The text's last sentence asks something: no sentence ends after its last question mark. */

@@ -458,6 +458,22 @@ describe('episodic ranking', () => {
       expect(ctx.explain().find((e) => e.id === before)?.reason).toContain('conversation context');
       expect(counted.lists).toBe(2);
     });
+
+    it("stops past the hit's reply when its thread ends there", async () => {
+      const { store, counted } = countingStore();
+      const f = await fixture({ embedder: null, store });
+      const hit = await f.episode(userA, 'Have you decided where the team offsite will be?', {
+        ...turn(0),
+        thread: 'a',
+      });
+      const reply = await f.episode(userA, 'Yes, we booked a venue by the sea.', { ...turn(1), thread: 'a' });
+      // Thread a ends with the reply; a new conversation follows.
+      for (let i = 2; i < 8; i++) await f.episode(userA, `Build ${i} is green.`, { ...turn(i), thread: 'b' });
+      const ctx = await f.recall(userA, { query: 'where is the team offsite?' });
+      expect(ctx.explain().find((e) => e.id === reply)?.reason).toContain(`next to ${hit}`);
+      // Each side read once: two turns of thread b after the reply end thread a there.
+      expect(counted.lists).toBe(2);
+    });
   });
 
   it("carries more of a question's score to the reply that answers it than to other neighbours", async () => {

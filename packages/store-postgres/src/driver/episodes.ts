@@ -23,6 +23,7 @@ import {
   exactScopeSql,
   SCOPE_COLUMN_LIST,
   scopeValuesSql,
+  visibleByIdSql,
   visibleSql,
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
@@ -165,9 +166,9 @@ function cosineScored(rows: EpisodeRow[], query: readonly number[]): ScoredEpiso
     );
 }
 
-/** How long a vector search remembers whether a filter had many candidates or few. */
-const DECISION_TTL_MS = 10_000;
-const MAX_DECISIONS = 10_000;
+/** How long a vector search remembers that a filter had too many candidates for the exact answer. */
+const MANY_CANDIDATES_TTL_MS = 60_000;
+const MAX_REMEMBERED = 10_000;
 
 /** PostgreSQL's unique_violation: an episode id already taken. */
 const UNIQUE_VIOLATION = '23505';
@@ -428,18 +429,17 @@ export function episodeDriver(
   }
 
   /**
-   * What recent searches found about a filter's candidates, so the next search at that scope
-   * skips finding out again: with many, it goes straight to the index; with few, it computes the
-   * exact answer in one pass over them, without counting them first. A stale entry only costs
-   * speed, never results: an index walk that comes up short falls back to the exact query, and the
-   * one-pass query still stops past `exactSearchBelow` candidates.
+   * When each filter was last found to have more than `exactSearchBelow` candidates: for a minute
+   * after, its searches go straight to the index instead of trying the exact answer first. A
+   * stale entry only costs speed, never results: an index walk that comes up short falls back to
+   * the exact query.
    */
-  const decisions = new Map<string, { many: boolean; at: number }>();
+  const manyCandidates = new Map<string, number>();
 
   /** Tenants (by schema) last seen holding at least `commonTermsFrom` episodes. */
   const largeTenants = new Set<string>();
 
-  function decisionKey(names: SchemaNames, args: SearchFilter, d: number): string {
+  function searchKey(names: SchemaNames, args: SearchFilter, d: number): string {
     return JSON.stringify([
       names.schema,
       d,
@@ -453,15 +453,13 @@ export function episodeDriver(
 
   /**
    * The exact answer when at most `exactSearchBelow` visible episodes of this dimension pass the
-   * filter, else undefined, in one statement. Counting first, the bounded count comes from the
-   * scope index alone (no row read where the visibility map is set) and the exact search runs only
-   * when it allows; in one pass (`fewKnown`), each candidate's distance is computed as it is
-   * counted, so their rows are read once.
+   * filter, else undefined, in one statement and one pass over the candidates: each one's distance
+   * is computed as it is counted (the filter's status, access and size columns are in the row, so
+   * counting reads the rows anyway), and the count stops one past the limit.
    */
   async function exactWhenFew(
     names: SchemaNames,
     args: SearchFilter & { vector: number[]; limit: number },
-    fewKnown: boolean,
   ): Promise<EpisodeRow[] | undefined> {
     const { schema, vector: v } = names;
     const d = args.vector.length;
@@ -469,22 +467,14 @@ export function episodeDriver(
     const most = p.add(options.exactSearchBelow);
     const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
     const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1)`;
-    const candidates = (columns: string) =>
-      `SELECT ${columns} FROM ${schema}.episodes WHERE dims = ${d} AND ${filterSql(args, p)}`;
-    const steps = fewKnown
-      ? `candidates AS MATERIALIZED (
-           ${candidates(`tenant_id, id, ${distance} AS distance`)} LIMIT ${most}::integer + 1),
-         counted AS (SELECT count(*) AS n FROM candidates),
-         best AS (
-           SELECT tenant_id, id, distance FROM candidates WHERE (SELECT n FROM counted) <= ${most}::integer
-            ORDER BY distance, id LIMIT ${p.add(args.limit)})`
-      : `counted AS MATERIALIZED (
-           SELECT count(*) AS n FROM (${candidates('1')} LIMIT ${most}::integer + 1) candidates),
-         best AS (
-           ${candidates(`tenant_id, id, ${distance} AS distance`)} AND (SELECT n FROM counted) <= ${most}::integer
-            ORDER BY distance, id LIMIT ${p.add(args.limit)})`;
     const result = await db.query<EpisodeRow & { candidates: unknown }>(
-      `WITH ${steps}
+      `WITH candidates AS MATERIALIZED (
+         SELECT tenant_id, id, ${distance} AS distance FROM ${schema}.episodes
+          WHERE dims = ${d} AND ${filterSql(args, p)} LIMIT ${most}::integer + 1),
+       counted AS (SELECT count(*) AS n FROM candidates),
+       best AS (
+         SELECT tenant_id, id, distance FROM candidates WHERE (SELECT n FROM counted) <= ${most}::integer
+          ORDER BY distance, id LIMIT ${p.add(args.limit)})
        SELECT counted.n AS candidates, ${QUALIFIED_COLUMNS}
          FROM counted LEFT JOIN (best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id) ON true
         ORDER BY best.distance, best.id`,
@@ -582,7 +572,7 @@ export function episodeDriver(
     async get({ scope, ids, accessLevel }) {
       const { schema } = await db.names();
       const p = new Params();
-      const where = [visibleSql(scope, p), `id = ANY(${p.texts(ids)})`, ...accessSql(accessLevel, p)];
+      const where = [visibleByIdSql(scope, ids, p), ...accessSql(accessLevel, p)];
       const result = await db.query<EpisodeRow>(
         `SELECT ${COLUMNS} FROM ${schema}.episodes WHERE ${where.join(' AND ')}`,
         p.values,
@@ -638,7 +628,7 @@ export function episodeDriver(
       let rows = await search(large ? common : undefined);
       const size = rows[0] === undefined ? undefined : Number(rows[0].tenant_episodes);
       if (size !== undefined && size >= common.from) {
-        if (largeTenants.size >= MAX_DECISIONS) largeTenants.clear();
+        if (largeTenants.size >= MAX_REMEMBERED) largeTenants.clear();
         largeTenants.add(key);
         if (!large) rows = await search(common);
       } else if (size !== undefined) {
@@ -651,14 +641,16 @@ export function episodeDriver(
       const names = await db.names();
       const d = args.vector.length;
       if (d > MAX_HNSW_DIMENSIONS) return cosineScored(await nearest(names, args, true), args.vector);
-      const key = decisionKey(names, args, d);
-      const decided = decisions.get(key);
-      const fresh = decided !== undefined && Date.now() - decided.at < DECISION_TTL_MS;
-      if (!fresh || !decided.many) {
-        const rows = await exactWhenFew(names, args, fresh);
-        if (decisions.size >= MAX_DECISIONS) decisions.clear();
-        decisions.set(key, { many: rows === undefined, at: Date.now() });
-        if (rows) return cosineScored(rows, args.vector);
+      const key = searchKey(names, args, d);
+      const since = manyCandidates.get(key);
+      if (since === undefined || Date.now() - since >= MANY_CANDIDATES_TTL_MS) {
+        const rows = await exactWhenFew(names, args);
+        if (rows) {
+          manyCandidates.delete(key);
+          return cosineScored(rows, args.vector);
+        }
+        if (manyCandidates.size >= MAX_REMEMBERED) manyCandidates.clear();
+        manyCandidates.set(key, Date.now());
       }
       const rows = await nearest(names, args, false);
       // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the
@@ -695,7 +687,7 @@ export function episodeDriver(
       const result = await db.query<EpisodeRow>(
         `WITH changed AS (
            UPDATE ${schema}.episodes SET ${set.join(', ')}
-            WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)}
+            WHERE ${visibleByIdSql(scope, id, p)}
             RETURNING ${COLUMNS}),
          ${postingsChangedSql(schema, 'changed')}
          SELECT * FROM changed`,
@@ -718,7 +710,7 @@ export function episodeDriver(
         : ` AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
       await db.query(
         `UPDATE ${schema}.episodes SET access_count = access_count + 1, last_accessed_at = ${p.add(at)}
-          WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts([...new Set(ids)])})${asynchronous}`,
+          WHERE ${visibleByIdSql(scope, [...new Set(ids)], p)}${asynchronous}`,
         p.values,
       );
     },
@@ -728,7 +720,7 @@ export function episodeDriver(
       const p = new Params();
       const result = await db.query<{ n: unknown }>(
         `WITH gone AS (
-           DELETE FROM ${schema}.episodes WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)})
+           DELETE FROM ${schema}.episodes WHERE ${visibleByIdSql(scope, ids, p)}
            RETURNING tenant_id, id, doc_length, search),
          ${keywordChangesSql(schema, 'gone', -1)},
          ${postingsRemovedSql(schema, 'gone')}

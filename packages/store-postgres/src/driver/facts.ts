@@ -15,6 +15,7 @@ import {
   exactScopeSql,
   SCOPE_COLUMN_LIST,
   scopeValuesSql,
+  visibleByIdSql,
   visibleSql,
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
@@ -102,7 +103,7 @@ export function factDriver(db: Database): FactDriver {
   async function lockVisible(schema: string, scope: Scope, id: string): Promise<FactRecord> {
     const p = new Params();
     const result = await db.query<FactRow>(
-      `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)} FOR UPDATE`,
+      `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${visibleByIdSql(scope, id, p)} FOR UPDATE`,
       p.values,
     );
     if (!result.rows[0]) throw notFound('fact', id);
@@ -180,7 +181,7 @@ export function factDriver(db: Database): FactDriver {
     async get({ scope, ids, accessLevel }) {
       const { schema } = await db.names();
       const p = new Params();
-      const where = [visibleSql(scope, p), `id = ANY(${p.texts(ids)})`, ...accessSql(accessLevel, p)];
+      const where = [visibleByIdSql(scope, ids, p), ...accessSql(accessLevel, p)];
       const result = await db.query<FactRow>(
         `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${where.join(' AND ')}`,
         p.values,
@@ -241,7 +242,7 @@ export function factDriver(db: Database): FactDriver {
                   last_confirmed_at = COALESCE(${p.add(patch.lastConfirmedAt ?? null)}::bigint, last_confirmed_at),
                   confidence = COALESCE(${p.add(patch.confidence ?? null)}::float8, confidence),
                   metadata = metadata || ${p.json(patch.metadata ?? {})}
-            WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)}
+            WHERE ${visibleByIdSql(scope, id, p)}
             RETURNING ${COLUMNS}`,
           p.values,
         );
@@ -253,7 +254,7 @@ export function factDriver(db: Database): FactDriver {
       const { schema } = await db.names();
       const p = new Params();
       const result = await db.query(
-        `DELETE FROM ${schema}.facts WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)})`,
+        `DELETE FROM ${schema}.facts WHERE ${visibleByIdSql(scope, ids, p)}`,
         p.values,
       );
       return { deleted: result.rowCount };

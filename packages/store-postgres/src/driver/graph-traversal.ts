@@ -6,7 +6,7 @@ import {
   tenantOf,
 } from '@strata-memory/core';
 import { Params } from '../sql/params.ts';
-import { accessSql, visibleSql } from '../sql/scope-filter.ts';
+import { accessSql, visibleByIdSql, visibleSql } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { EDGE_COLUMNS, type EdgeRow, edgeOf, NODE_COLUMNS, type NodeRow, nodeOf } from './graph.ts';
 
@@ -112,7 +112,7 @@ export async function traverseGraph(db: Database, args: TraverseArgs): Promise<T
 
   const s = new Params();
   const startSql = `SELECT ${NODE_COLUMNS} FROM ${schema}.nodes n
-     WHERE n.id = ANY(${s.texts([...new Set(args.start)])}) AND ${visibleSql(args.scope, s, 'n')}
+     WHERE ${visibleByIdSql(args.scope, [...new Set(args.start)], s, 'n')}
        AND n.status = 'active' ${accessSql(args.accessLevel, s, 'n')
          .map((c) => `AND ${c}`)
          .join(' ')}

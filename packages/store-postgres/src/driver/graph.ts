@@ -16,6 +16,7 @@ import {
   exactScopeSql,
   SCOPE_COLUMN_LIST,
   scopeValuesSql,
+  visibleByIdSql,
   visibleSql,
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
@@ -118,7 +119,7 @@ export function graphDriver(db: Database): GraphDriver {
     const { schema } = await db.names();
     const p = new Params();
     const result = await db.query<R>(
-      `SELECT ${columns} FROM ${schema}.${table} WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)} FOR UPDATE`,
+      `SELECT ${columns} FROM ${schema}.${table} WHERE ${visibleByIdSql(scope, id, p)} FOR UPDATE`,
       p.values,
     );
     return result.rows[0];
@@ -170,7 +171,7 @@ export function graphDriver(db: Database): GraphDriver {
     async getNodes({ scope, ids, accessLevel }) {
       const { schema } = await db.names();
       const p = new Params();
-      const where = [visibleSql(scope, p), `id = ANY(${p.texts(ids)})`, ...accessSql(accessLevel, p)];
+      const where = [visibleByIdSql(scope, ids, p), ...accessSql(accessLevel, p)];
       const result = await db.query<NodeRow>(
         `SELECT ${NODE_COLUMNS} FROM ${schema}.nodes WHERE ${where.join(' AND ')}`,
         p.values,
@@ -242,7 +243,7 @@ export function graphDriver(db: Database): GraphDriver {
       return db.atomic(async () => {
         const p = new Params();
         const deleted = await db.query<{ id: string }>(
-          `DELETE FROM ${schema}.nodes WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)}) RETURNING id`,
+          `DELETE FROM ${schema}.nodes WHERE ${visibleByIdSql(scope, ids, p)} RETURNING id`,
           p.values,
         );
         if (deleted.rows.length > 0) {
@@ -262,7 +263,7 @@ export function graphDriver(db: Database): GraphDriver {
       return db.atomic(async () => {
         const ends = new Params();
         const found = await db.query<{ id: string }>(
-          `SELECT id FROM ${schema}.nodes WHERE ${visibleSql(edge.scope, ends)} AND id = ANY(${ends.texts([edge.from, edge.to])})
+          `SELECT id FROM ${schema}.nodes WHERE ${visibleByIdSql(edge.scope, [edge.from, edge.to], ends)}
              FOR SHARE`,
           ends.values,
         );
@@ -323,7 +324,7 @@ export function graphDriver(db: Database): GraphDriver {
                 valid_to = COALESCE(${p.add(patch.validTo ?? null)}::bigint, valid_to),
                 confidence = COALESCE(${p.add(patch.confidence ?? null)}::float8, confidence),
                 properties = properties || ${p.json(patch.properties ?? {})}
-          WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)}
+          WHERE ${visibleByIdSql(scope, id, p)}
           RETURNING ${EDGE_COLUMNS}`,
         p.values,
       );
@@ -335,7 +336,7 @@ export function graphDriver(db: Database): GraphDriver {
       const { schema } = await db.names();
       const p = new Params();
       const result = await db.query(
-        `DELETE FROM ${schema}.edges WHERE ${visibleSql(scope, p)} AND id = ANY(${p.texts(ids)})`,
+        `DELETE FROM ${schema}.edges WHERE ${visibleByIdSql(scope, ids, p)}`,
         p.values,
       );
       return { deleted: result.rowCount };

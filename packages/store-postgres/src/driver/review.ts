@@ -1,7 +1,13 @@
 import { conflict, notFound, type ReviewDriver, type ReviewItem } from '@strata-memory/core';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
-import { accessSql, SCOPE_COLUMN_LIST, scopeValuesSql, visibleSql } from '../sql/scope-filter.ts';
+import {
+  accessSql,
+  SCOPE_COLUMN_LIST,
+  scopeValuesSql,
+  visibleByIdSql,
+  visibleSql,
+} from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
 
@@ -61,7 +67,7 @@ export function reviewDriver(db: Database): ReviewDriver {
     async get({ scope, ids, accessLevel }) {
       const { schema } = await db.names();
       const p = new Params();
-      const where = [visibleSql(scope, p), `id = ANY(${p.texts(ids)})`, ...accessSql(accessLevel, p)];
+      const where = [visibleByIdSql(scope, ids, p), ...accessSql(accessLevel, p)];
       const result = await db.query<ReviewRow>(
         `SELECT ${COLUMNS} FROM ${schema}.review_items WHERE ${where.join(' AND ')}`,
         p.values,
@@ -93,7 +99,7 @@ export function reviewDriver(db: Database): ReviewDriver {
       return db.atomic(async () => {
         const p = new Params();
         const found = await db.query<ReviewRow>(
-          `SELECT ${COLUMNS} FROM ${schema}.review_items WHERE ${visibleSql(scope, p)} AND id = ${p.add(id)} FOR UPDATE`,
+          `SELECT ${COLUMNS} FROM ${schema}.review_items WHERE ${visibleByIdSql(scope, id, p)} FOR UPDATE`,
           p.values,
         );
         const item = found.rows[0];

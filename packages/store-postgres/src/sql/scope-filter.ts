@@ -19,17 +19,42 @@ function column(alias: string | undefined, name: string): string {
  */
 export function visibleSql(scope: Scope, params: Params, alias?: string): string {
   const filter = visibilityFilter(scope);
-  const parts = [`${column(alias, 'tenant_id')} = ${params.add(filter.tenant)}`];
-  for (const [level, name] of LEVEL_COLUMNS) {
-    const values = filter[level];
-    const set = values.filter((value) => value !== '');
-    parts.push(
-      set.length === 0
-        ? `${column(alias, name)} = ''`
-        : `${column(alias, name)} IN ('', ${set.map((value) => params.add(value)).join(', ')})`,
-    );
-  }
-  return parts.join(' AND ');
+  return [
+    `${column(alias, 'tenant_id')} = ${params.add(filter.tenant)}`,
+    ...levelsSql(scope, params, alias),
+  ].join(' AND ');
+}
+
+/** `visibleSql`'s conditions on the four levels below the tenant. */
+function levelsSql(scope: Scope, params: Params, alias?: string): string[] {
+  const filter = visibilityFilter(scope);
+  return LEVEL_COLUMNS.map(([level, name]) => {
+    const set = filter[level].filter((value) => value !== '');
+    return set.length === 0
+      ? `${column(alias, name)} = ''`
+      : `${column(alias, name)} IN ('', ${set.map((value) => params.add(value)).join(', ')})`;
+  });
+}
+
+/**
+ * Rows by id that a read at `scope` may see, found through the `(tenant_id, id)` primary key:
+ * `ids` is one id or several. The level conditions are wrapped in `(…) IS TRUE`, which no index
+ * can serve, so the planner cannot pick a scope index instead: it expects the correlated scope
+ * columns to hold a handful of rows, and then read every row of a user's scope (a thousand) to
+ * find the few ids a recall's access counts update, where the key finds each in one probe.
+ */
+export function visibleByIdSql(
+  scope: Scope,
+  ids: string | readonly string[],
+  params: Params,
+  alias?: string,
+): string {
+  const id = typeof ids === 'string' ? `= ${params.add(ids)}` : `= ANY(${params.texts(ids)})`;
+  return [
+    `${column(alias, 'tenant_id')} = ${params.add(visibilityFilter(scope).tenant)}`,
+    `${column(alias, 'id')} ${id}`,
+    `(${levelsSql(scope, params, alias).join(' AND ')}) IS TRUE`,
+  ].join(' AND ');
 }
 
 /** Rows stored at a scope in the subtree of `scope` (itself or a descendant): forget, audit, thread lists. */
