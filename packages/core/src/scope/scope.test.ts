@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { StrataError } from '../errors/strata-error.ts';
-import { isInSubtree, isVisible, parseScope, tenantOf, visibilityFilter } from './scope.ts';
+import {
+  isInSubtree,
+  isVisible,
+  normalizeScope,
+  parseScope,
+  type Scope,
+  scopeColumns,
+  tenantOf,
+  visibilityFilter,
+} from './scope.ts';
 
 describe('scope visibility', () => {
   const org = { orgId: 'acme' };
@@ -29,11 +38,48 @@ describe('scope visibility', () => {
     const f = visibilityFilter(threadA);
     expect(f).toEqual({
       tenant: 'org:acme',
-      org: ['', 'acme'],
+      org: ['acme'],
       user: ['', 'a'],
       agent: [''],
       thread: ['', 't1'],
     });
+    expect(visibilityFilter({ userId: 'u', threadId: 't' })).toEqual({
+      tenant: 'user:u',
+      org: [''],
+      user: ['u'],
+      agent: [''],
+      thread: ['', 't'],
+    });
+  });
+
+  it('filters exactly the rows isVisible allows, for every pair of scopes', () => {
+    const values = [undefined, 'x', 'y'];
+    const scopes = values.flatMap((orgId) =>
+      values.flatMap((userId) =>
+        values.flatMap((agentId) =>
+          values.flatMap((threadId) =>
+            (orgId ?? userId ?? agentId ?? threadId)
+              ? [normalizeScope({ orgId, userId, agentId, threadId })]
+              : [],
+          ),
+        ),
+      ),
+    );
+    const passes = (row: Scope, reader: Scope) => {
+      const f = visibilityFilter(reader);
+      const c = scopeColumns(row);
+      return (
+        c.tenant === f.tenant &&
+        f.org.includes(c.org) &&
+        f.user.includes(c.user) &&
+        f.agent.includes(c.agent) &&
+        f.thread.includes(c.thread)
+      );
+    };
+    for (const reader of scopes) {
+      for (const row of scopes)
+        expect(passes(row, reader), JSON.stringify({ row, reader })).toBe(isVisible(row, reader));
+    }
   });
 
   it('matches subtrees for forget', () => {

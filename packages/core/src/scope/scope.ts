@@ -111,7 +111,10 @@ export function scopeFromColumns(columns: Omit<ScopeColumns, 'tenant'>): Scope {
  * The filter a driver puts in its WHERE clause for a read at `scope`: rows whose tenant equals
  * `tenant` and whose level columns are each one of the listed values. For a level the reader has
  * set, the row may leave it unset (`''`, an ancestor) or match it; for a level the reader has
- * not set, the row must leave it unset.
+ * not set, the row must leave it unset. The tenant's own level (the first one set, see
+ * `tenantOf`) is set on every row of the tenant, so there the row must match: `org:acme`'s rows
+ * all have `orgId` `acme`. Drivers that read each allowed combination separately (an index range
+ * per visible scope) read half as many.
  *
  * SQL shape: `tenant = $t AND org IN (...) AND user IN (...) AND agent IN (...) AND thread IN (...)`.
  */
@@ -125,13 +128,16 @@ export interface VisibilityFilter {
 
 export function visibilityFilter(scope: Scope): VisibilityFilter {
   const c = scopeColumns(scope);
-  const allowed = (value: string) => (value === '' ? [''] : ['', value]);
+  // The tenant root: every level before it is unset, and it is set on every row of the tenant.
+  const root = [c.org, c.user, c.agent, c.thread].findIndex((value) => value !== '');
+  const allowed = (value: string, level: number) =>
+    value === '' ? [''] : level === root ? [value] : ['', value];
   return {
     tenant: c.tenant,
-    org: allowed(c.org),
-    user: allowed(c.user),
-    agent: allowed(c.agent),
-    thread: allowed(c.thread),
+    org: allowed(c.org, 0),
+    user: allowed(c.user, 1),
+    agent: allowed(c.agent, 2),
+    thread: allowed(c.thread, 3),
   };
 }
 

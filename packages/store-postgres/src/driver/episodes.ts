@@ -295,8 +295,8 @@ type ListArgs = Parameters<EpisodeDriver['list']>[0];
 
 /**
  * The episodes a scope may see, in time order, `limit` of them (an SQL expression) where
- * `conditions` hold: for each scope the reader sees (at most 16: each level unset or the
- * reader's), a range of the `episodes_scope_timeline` index read in order and cut at the limit,
+ * `conditions` hold: for each scope the reader sees (at most 8: each level below the
+ * tenant's unset or the reader's), a range of the `episodes_scope_timeline` index read in order and cut at the limit,
  * then the first `limit` of those ranges merged. Only the rows returned (and up to `limit` more
  * from each scope holding any) are read from the table. Filtering the tenant's timeline instead
  * reads every row of the tenant's other users and threads in the window: in a tenant of ten users

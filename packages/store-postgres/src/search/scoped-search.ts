@@ -7,7 +7,7 @@ import type { Params } from '../sql/params.ts';
  * The episodes' GIN index is built on their `search` tsvector plus one extra lexeme naming the
  * row's exact scope: `!` and the md5 of its five scope columns joined by U+001F (the analyzer never
  * makes a lexeme with `!`). A search ANDs its terms with an OR of the lexemes of every scope the
- * reader may see (at most 16), so one index scan yields exactly the reader's matching episodes, and
+ * reader may see (at most 8), so one index scan yields exactly the reader's matching episodes, and
  * only those rows are read: in a tenant of ten users, a tenth of the tenant's matches. PostgreSQL
  * computes the md5 on both sides, so ids in any encoding agree.
  */

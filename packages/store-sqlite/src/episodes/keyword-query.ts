@@ -51,7 +51,7 @@ export function scopeToken(columns: readonly string[]): string {
   return `s${Buffer.from(columns.join('\u001f'), 'utf8').toString('hex')}0`;
 }
 
-/** The tokens of every exact scope a read at `scope` may see (at most 16). */
+/** The tokens of every exact scope a read at `scope` may see (at most 8). */
 export function visibleScopeTokens(scope: Scope): string[] {
   return visibleScopeColumns(scope).map(scopeToken);
 }

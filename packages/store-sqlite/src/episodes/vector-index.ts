@@ -7,8 +7,8 @@ import { inClause, type SqlValue, scopeValues, visibleScopeColumns } from '../sq
  * Episode embeddings in sqlite-vec `vec0` tables, one per vector size, created on first use.
  *
  * Each table is partitioned by the hash of the row's exact scope (a vec0 partition key), so a
- * search reads only the partitions of the scopes the reader may see (at most 16: each level unset
- * or the reader's), never a sibling's or another tenant's, however many vectors they hold: in a
+ * search reads only the partitions of the scopes the reader may see (at most 8: each level below
+ * the tenant's unset or the reader's), never a sibling's or another tenant's, however many vectors they hold: in a
  * tenant of a thousand users, a user's search reads that user's vectors and the shared ones above.
  * Metadata columns carry the rest of the read filter (status, access level, time). The caller still
  * checks every returned row against the episodes table with the exact SQL filter (a hash can

@@ -63,8 +63,8 @@ export function visibleClause(scope: Scope, alias?: string): Clause {
 }
 
 /**
- * Every exact scope a read at `scope` may see, as the five column values (at most 16: each level
- * unset or the reader's). For indexes that hold a scope as one key instead of five columns.
+ * Every exact scope a read at `scope` may see, as the five column values (at most 8: each level
+ * below the tenant's unset or the reader's). For indexes that hold a scope as one key instead of five columns.
  */
 export function visibleScopeColumns(scope: Scope): string[][] {
   const f = visibilityFilter(scope);

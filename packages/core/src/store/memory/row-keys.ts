@@ -1,4 +1,4 @@
-import type { Scope } from '../../scope/scope.ts';
+import { type Scope, visibilityFilter } from '../../scope/scope.ts';
 
 /** An unambiguous map key made of several strings (any characters allowed in each). */
 export function compositeKey(...parts: string[]): string {
@@ -14,15 +14,14 @@ export function exactScopeKey(scope: Scope): string {
 }
 
 /**
- * The exact-scope keys of every scope a read at `reader` may see: each level unset or the reader's
- * (at most 16). Those of another tenant (an unset org above a set user makes a user-rooted
- * tenant) hold nothing in the reader's tenant's partitions, so looking them up there is harmless.
+ * The exact-scope keys of every scope a read at `reader` may see (core's `visibilityFilter`: the
+ * tenant's own level is the reader's, each level below it unset or the reader's; at most 8).
  */
 export function visibleScopeKeys(reader: Scope): string[] {
+  const f = visibilityFilter(reader);
   let keys: string[][] = [[]];
-  for (const value of [reader.orgId, reader.userId, reader.agentId, reader.threadId]) {
-    const options = value === undefined ? [''] : ['', value];
+  for (const options of [f.org, f.user, f.agent, f.thread]) {
     keys = keys.flatMap((prefix) => options.map((option) => [...prefix, option]));
   }
-  return keys.filter((parts) => parts.some((part) => part !== '')).map((parts) => compositeKey(...parts));
+  return keys.map((parts) => compositeKey(...parts));
 }
