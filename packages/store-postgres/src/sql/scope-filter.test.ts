@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Params } from './params.ts';
-import { exactScopeSql, subtreeSql, visibleSql } from './scope-filter.ts';
+import { exactScopeSql, subtreeSql, visibleByIdSql, visibleSql } from './scope-filter.ts';
 
 describe('visibleSql', () => {
   it('lets a thread read its own level and every ancestor, never a sibling', () => {
     const p = new Params();
     const sql = visibleSql({ orgId: 'acme', userId: 'ann', threadId: 't1' }, p);
+    // Every row of tenant org:acme has org_id acme: the tenant's own level is never unset.
     expect(sql).toBe(
-      "tenant_id = $1 AND org_id IN ('', $2) AND user_id IN ('', $3) AND agent_id = '' AND thread_id IN ('', $4)",
+      "tenant_id = $1 AND org_id = $2 AND user_id IN ('', $3) AND agent_id = '' AND thread_id IN ('', $4)",
     );
     expect(p.values).toEqual(['org:acme', 'acme', 'ann', 't1']);
   });
@@ -15,9 +16,21 @@ describe('visibleSql', () => {
   it('requires unset levels of the reader to be unset on the row', () => {
     const p = new Params();
     expect(visibleSql({ userId: 'u' }, p, 'e')).toBe(
-      "e.tenant_id = $1 AND e.org_id = '' AND e.user_id IN ('', $2) AND e.agent_id = '' AND e.thread_id = ''",
+      "e.tenant_id = $1 AND e.org_id = '' AND e.user_id = $2 AND e.agent_id = '' AND e.thread_id = ''",
     );
     expect(p.values).toEqual(['user:u', 'u']);
+  });
+
+  it('finds rows by id with the tenant and the ids in the key, the levels where no index serves them', () => {
+    const p = new Params();
+    expect(visibleByIdSql({ orgId: 'acme', userId: 'ann' }, ['a', 'b'], p, 'e')).toBe(
+      "e.tenant_id = $1 AND e.id = ANY($2::text[]) AND (e.org_id = $3 AND e.user_id IN ('', $4) AND e.agent_id = '' AND e.thread_id = '') IS TRUE",
+    );
+    expect(p.values).toEqual(['org:acme', ['a', 'b'], 'acme', 'ann']);
+    const one = new Params();
+    expect(visibleByIdSql({ userId: 'u' }, 'x', one)).toBe(
+      "tenant_id = $1 AND id = $2 AND (org_id = '' AND user_id = $3 AND agent_id = '' AND thread_id = '') IS TRUE",
+    );
   });
 
   it('never splices values into the SQL text', () => {

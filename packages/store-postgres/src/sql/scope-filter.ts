@@ -29,10 +29,10 @@ export function visibleSql(scope: Scope, params: Params, alias?: string): string
 function levelsSql(scope: Scope, params: Params, alias?: string): string[] {
   const filter = visibilityFilter(scope);
   return LEVEL_COLUMNS.map(([level, name]) => {
-    const set = filter[level].filter((value) => value !== '');
-    return set.length === 0
-      ? `${column(alias, name)} = ''`
-      : `${column(alias, name)} IN ('', ${set.map((value) => params.add(value)).join(', ')})`;
+    const values = filter[level].map((value) => (value === '' ? "''" : params.add(value)));
+    return values.length === 1
+      ? `${column(alias, name)} = ${values[0]}`
+      : `${column(alias, name)} IN (${values.join(', ')})`;
   });
 }
 
@@ -49,12 +49,9 @@ export function visibleByIdSql(
   params: Params,
   alias?: string,
 ): string {
+  const tenant = `${column(alias, 'tenant_id')} = ${params.add(visibilityFilter(scope).tenant)}`;
   const id = typeof ids === 'string' ? `= ${params.add(ids)}` : `= ANY(${params.texts(ids)})`;
-  return [
-    `${column(alias, 'tenant_id')} = ${params.add(visibilityFilter(scope).tenant)}`,
-    `${column(alias, 'id')} ${id}`,
-    `(${levelsSql(scope, params, alias).join(' AND ')}) IS TRUE`,
-  ].join(' AND ');
+  return `${tenant} AND ${column(alias, 'id')} ${id} AND (${levelsSql(scope, params, alias).join(' AND ')}) IS TRUE`;
 }
 
 /** Rows stored at a scope in the subtree of `scope` (itself or a descendant): forget, audit, thread lists. */
