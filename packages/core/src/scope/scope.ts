@@ -141,6 +141,20 @@ export function visibilityFilter(scope: Scope): VisibilityFilter {
   };
 }
 
+/**
+ * Every exact scope a read at `scope` may see, as its five column values (tenant, org, user,
+ * agent, thread): each combination of `visibilityFilter`'s levels, at most 8. For stores that read
+ * one index range or partition per visible scope.
+ */
+export function visibleScopeRows(scope: Scope): string[][] {
+  const f = visibilityFilter(scope);
+  let rows: string[][] = [[f.tenant]];
+  for (const values of [f.org, f.user, f.agent, f.thread]) {
+    rows = rows.flatMap((prefix) => values.map((value) => [...prefix, value]));
+  }
+  return rows;
+}
+
 /** True when an item stored at `item` is visible to a read at `reader` (the rule drivers implement in SQL). */
 export function isVisible(item: Scope, reader: Scope): boolean {
   if (tenantOf(item) !== tenantOf(reader)) return false;

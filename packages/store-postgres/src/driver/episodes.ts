@@ -8,11 +8,12 @@ import {
   type Scope,
   type ScoredEpisode,
   tenantOf,
+  visibleScopeRows,
 } from '@strata-memory/core';
 import type { SchemaNames } from '../schema/migrations.ts';
 import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../search/keyword-postings.ts';
 import { keywordChangesSql } from '../search/keyword-stats.ts';
-import { scopedSearchSql, visibleScopeRows, visibleScopesQuerySql } from '../search/scoped-search.ts';
+import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
 import { indexedVectorSql, MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
 import { vectorLiteral } from '../search/vector-literal.ts';
@@ -295,9 +296,9 @@ type ListArgs = Parameters<EpisodeDriver['list']>[0];
 
 /**
  * The episodes a scope may see, in time order, `limit` of them (an SQL expression) where
- * `conditions` hold: for each scope the reader sees (at most 8: each level below the
- * tenant's unset or the reader's), a range of the `episodes_scope_timeline` index read in order and cut at the limit,
- * then the first `limit` of those ranges merged. Only the rows returned (and up to `limit` more
+ * `conditions` hold: for each scope the reader sees (at most 8, core's `visibleScopeRows`), a
+ * range of the `episodes_scope_timeline` index read in order and cut at the limit, then the first
+ * `limit` of those ranges merged. Only the rows returned (and up to `limit` more
  * from each scope holding any) are read from the table. Filtering the tenant's timeline instead
  * reads every row of the tenant's other users and threads in the window: in a tenant of ten users
  * whose turns interleave, ten rows for each one returned.

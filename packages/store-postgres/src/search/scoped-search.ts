@@ -1,4 +1,4 @@
-import { type Scope, visibilityFilter } from '@strata-memory/core';
+import { type Scope, visibleScopeRows } from '@strata-memory/core';
 import type { Params } from '../sql/params.ts';
 
 /**
@@ -17,16 +17,6 @@ export function scopedSearchSql(alias?: string): string {
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
   const key = ['tenant_id', 'org_id', 'user_id', 'agent_id', 'thread_id'].map(c).join(` || E'\\x1f' || `);
   return `(${c('search')} || array_to_tsvector(ARRAY['!' || md5(${key})]))`;
-}
-
-/** Every exact scope a read at `scope` may see, as its five column values. */
-export function visibleScopeRows(scope: Scope): string[][] {
-  const f = visibilityFilter(scope);
-  let rows: string[][] = [[f.tenant]];
-  for (const values of [f.org, f.user, f.agent, f.thread]) {
-    rows = rows.flatMap((prefix) => values.map((value) => [...prefix, value]));
-  }
-  return rows;
 }
 
 /** A tsquery (computed by the server) matching the scope lexeme of any scope `scope` may see. */

@@ -1,4 +1,10 @@
-import { type Scope, scopeColumns, subtreeFilter, visibilityFilter } from '@strata-memory/core';
+import {
+  type Scope,
+  scopeColumns,
+  subtreeFilter,
+  type VisibilityFilter,
+  visibilityFilter,
+} from '@strata-memory/core';
 import type { Params } from './params.ts';
 
 const LEVEL_COLUMNS = [
@@ -21,13 +27,12 @@ export function visibleSql(scope: Scope, params: Params, alias?: string): string
   const filter = visibilityFilter(scope);
   return [
     `${column(alias, 'tenant_id')} = ${params.add(filter.tenant)}`,
-    ...levelsSql(scope, params, alias),
+    ...levelsSql(filter, params, alias),
   ].join(' AND ');
 }
 
 /** `visibleSql`'s conditions on the four levels below the tenant. */
-function levelsSql(scope: Scope, params: Params, alias?: string): string[] {
-  const filter = visibilityFilter(scope);
+function levelsSql(filter: VisibilityFilter, params: Params, alias?: string): string[] {
   return LEVEL_COLUMNS.map(([level, name]) => {
     const values = filter[level].map((value) => (value === '' ? "''" : params.add(value)));
     return values.length === 1
@@ -49,9 +54,10 @@ export function visibleByIdSql(
   params: Params,
   alias?: string,
 ): string {
-  const tenant = `${column(alias, 'tenant_id')} = ${params.add(visibilityFilter(scope).tenant)}`;
+  const filter = visibilityFilter(scope);
+  const tenant = `${column(alias, 'tenant_id')} = ${params.add(filter.tenant)}`;
   const id = typeof ids === 'string' ? `= ${params.add(ids)}` : `= ANY(${params.texts(ids)})`;
-  return `${tenant} AND ${column(alias, 'id')} ${id} AND (${levelsSql(scope, params, alias).join(' AND ')}) IS TRUE`;
+  return `${tenant} AND ${column(alias, 'id')} ${id} AND (${levelsSql(filter, params, alias).join(' AND ')}) IS TRUE`;
 }
 
 /** Rows stored at a scope in the subtree of `scope` (itself or a descendant): forget, audit, thread lists. */

@@ -1,5 +1,4 @@
-import { ENGLISH_STOP_WORDS, type Scope } from '@strata-memory/core';
-import { visibleScopeColumns } from '../sql/scope-sql.ts';
+import { ENGLISH_STOP_WORDS, type Scope, visibleScopeRows } from '@strata-memory/core';
 
 /**
  * How text meets the FTS5 index. The index tokenizes with `porter unicode61` (Porter stemming,
@@ -53,7 +52,7 @@ export function scopeToken(columns: readonly string[]): string {
 
 /** The tokens of every exact scope a read at `scope` may see (at most 8). */
 export function visibleScopeTokens(scope: Scope): string[] {
-  return visibleScopeColumns(scope).map(scopeToken);
+  return visibleScopeRows(scope).map(scopeToken);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Scope } from '@strata-memory/core';
+import { type Scope, visibleScopeRows } from '@strata-memory/core';
 import type { Statements } from '../database/statements.ts';
-import { inClause, type SqlValue, scopeValues, visibleScopeColumns } from '../sql/scope-sql.ts';
+import { inClause, type SqlValue, scopeValues } from '../sql/scope-sql.ts';
 
 /**
  * Episode embeddings in sqlite-vec `vec0` tables, one per vector size, created on first use.
@@ -68,7 +68,7 @@ export function scopeHash(columns: readonly string[]): bigint {
 
 /** The hashes of every exact scope a read at `scope` may see. */
 export function visibleScopeHashes(scope: Scope): bigint[] {
-  return visibleScopeColumns(scope).map(scopeHash);
+  return visibleScopeRows(scope).map(scopeHash);
 }
 
 /** Whether a vector has a direction (and so is in the index). */

@@ -62,19 +62,6 @@ export function visibleClause(scope: Scope, alias?: string): Clause {
   return { sql: parts.join(' AND '), params };
 }
 
-/**
- * Every exact scope a read at `scope` may see, as the five column values (at most 8: each level
- * below the tenant's unset or the reader's). For indexes that hold a scope as one key instead of five columns.
- */
-export function visibleScopeColumns(scope: Scope): string[][] {
-  const f = visibilityFilter(scope);
-  let combinations: string[][] = [[f.tenant]];
-  for (const values of [f.org, f.user, f.agent, f.thread]) {
-    combinations = combinations.flatMap((prefix) => values.map((value) => [...prefix, value]));
-  }
-  return combinations;
-}
-
 /** Rows in the subtree of `scope` (itself and its descendants), core's `subtreeFilter`. */
 export function subtreeClause(scope: Scope, alias?: string): Clause {
   const f = subtreeFilter(scope);

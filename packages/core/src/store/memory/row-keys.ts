@@ -1,4 +1,4 @@
-import { type Scope, visibilityFilter } from '../../scope/scope.ts';
+import { type Scope, visibleScopeRows } from '../../scope/scope.ts';
 
 /** An unambiguous map key made of several strings (any characters allowed in each). */
 export function compositeKey(...parts: string[]): string {
@@ -13,15 +13,7 @@ export function exactScopeKey(scope: Scope): string {
   return compositeKey(scope.orgId ?? '', scope.userId ?? '', scope.agentId ?? '', scope.threadId ?? '');
 }
 
-/**
- * The exact-scope keys of every scope a read at `reader` may see (core's `visibilityFilter`: the
- * tenant's own level is the reader's, each level below it unset or the reader's; at most 8).
- */
+/** The exact-scope keys of every scope a read at `reader` may see (core's `visibleScopeRows`). */
 export function visibleScopeKeys(reader: Scope): string[] {
-  const f = visibilityFilter(reader);
-  let keys: string[][] = [[]];
-  for (const options of [f.org, f.user, f.agent, f.thread]) {
-    keys = keys.flatMap((prefix) => options.map((option) => [...prefix, option]));
-  }
-  return keys.map((parts) => compositeKey(...parts));
+  return visibleScopeRows(reader).map(([, ...levels]) => compositeKey(...levels));
 }
