@@ -23,6 +23,8 @@
  *   (one keyword search, one vector search, a facts query and the recent messages, concurrently),
  *   and of the engine's whole `memory.recall` (router, hybrid retrieval, fusion, budget, access
  *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded;
+ * - p50/p95 ms of searchVector with recall's limit (60) by a store that has made no search before,
+ *   as a new process (or another instance behind a load balancer) makes it, over 20 queries;
  * - recall@20 of searchVector against an exact search of the same schema (`exactSearchBelow`
  *   past the corpus size, so no HNSW);
  * - the episodes table's size with its indexes, and BM25's postings table's;
@@ -164,6 +166,8 @@ interface SearchNumbers {
   vector: ReturnType<typeof summarize>;
   recall: ReturnType<typeof summarize>;
   engineRecall: ReturnType<typeof summarize>;
+  /** searchVector by a store that has made no search before (a new process's first of a scope). */
+  vectorNewStore: ReturnType<typeof summarize>;
   keywordHitsMean: number;
   vectorRecallAt20: number;
   /** With --stages: store calls per `memory.recall`, and per-stage times. */
@@ -219,6 +223,7 @@ async function searches(
   shape: Shape,
   args: Args,
   seed: number,
+  schema: string,
 ): Promise<SearchNumbers> {
   const random = prng(seed);
   const { draw } = vocabulary(prng(7));
@@ -286,6 +291,16 @@ async function searches(
     recall.push(r);
     engineRecall.push(e);
   }
+  const vectorNewStore: number[] = [];
+  for (const query of queries.slice(20, 40)) {
+    const fresh = postgresStore({ connectionString: args.url, schema });
+    // Connected, and its schema found, before the clock starts.
+    await fresh.episodes.count({ scope: query.scope, status: ['active'] });
+    vectorNewStore.push(
+      await timed(() => fresh.episodes.searchVector({ scope: query.scope, vector: query.vector, limit: 60 })),
+    );
+    await fresh.close();
+  }
   const staged = args.stages ? await stagesOf(store, queries, args.dimensions) : {};
   return {
     ...staged,
@@ -293,6 +308,7 @@ async function searches(
     vector: summarize(vector),
     recall: summarize(recall),
     engineRecall: summarize(engineRecall),
+    vectorNewStore: summarize(vectorNewStore),
     keywordHitsMean: Math.round((hits / args.queries) * 10) / 10,
     vectorRecallAt20: expected === 0 ? 1 : Math.round((overlap / expected) * 1000) / 1000,
   };
@@ -459,7 +475,7 @@ async function main(): Promise<void> {
         }
         // Always exact: what the HNSW path's results are compared with.
         const exact = postgresStore({ connectionString: args.url, schema, exactSearchBelow: 10_000_000 });
-        const numbers = await searches(store, exact, shape, args, 99);
+        const numbers = await searches(store, exact, shape, args, 99, schema);
         await exact.close();
         await store.close();
         const mib = await tableMiB(admin, schema);
@@ -487,7 +503,8 @@ async function main(): Promise<void> {
             `keyword p50 ${numbers.keyword.p50} ms p95 ${numbers.keyword.p95} ms (${numbers.keywordHitsMean} hits) | ` +
             `vector p50 ${numbers.vector.p50} ms p95 ${numbers.vector.p95} ms (recall@20 ${numbers.vectorRecallAt20}) | ` +
             `recall store work p50 ${numbers.recall.p50} ms p95 ${numbers.recall.p95} ms | ` +
-            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ${mib} MiB + ${postingsMiB} MiB postings`,
+            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ` +
+            `vector (limit 60) by a new store p50 ${numbers.vectorNewStore.p50} ms p95 ${numbers.vectorNewStore.p95} ms | ${mib} MiB + ${postingsMiB} MiB postings`,
         );
         for (const [name, c] of Object.entries(numbers.storeCalls ?? {}))
           log(`  ${name}: ${c.perRecall} calls per recall, ${c.meanMs} ms each`);

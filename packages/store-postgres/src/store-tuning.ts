@@ -21,9 +21,10 @@ export interface StoreTuning {
    */
   rankNormalization?: number;
   /**
-   * Vector searches whose visible candidates (episodes of the query's dimension passing the
-   * scope, status, time and access filters) number at most this are answered by an exact scan;
-   * larger ones use the HNSW index. Default 5000.
+   * Vector searches whose visible scopes hold at most this many episodes with embeddings of the
+   * query's size (any status, time or access level: counted per scope as episodes are written) are
+   * answered by an exact scan; larger ones use the HNSW index. `0` sends every search to the index.
+   * Default 5000.
    */
   exactSearchBelow?: number;
   /**

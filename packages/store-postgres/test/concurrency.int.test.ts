@@ -1,7 +1,7 @@
 import { createMemory, type Scope, type Store, StrataError } from '@strata-memory/core';
 import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type TestTarget } from './target.ts';
+import { openTarget, type TestTarget, vectorCountDrift } from './target.ts';
 
 /**
  * 32 concurrent observe + recall loops across 8 tenants, then a full audit: nothing lost, nothing
@@ -80,10 +80,12 @@ function storeAgent(store: Store): Agent {
 
 let target: TestTarget;
 let store: Store;
+let schema: string;
 
 beforeAll(async () => {
   target = await openTarget();
-  store = target.openStore({ poolSize: 12 });
+  schema = target.freshSchema('concurrent');
+  store = target.openStore({ schema, poolSize: 12 });
 });
 
 afterAll(async () => {
@@ -178,6 +180,8 @@ describe('concurrent observe + recall', () => {
     // The row counts match too: no stray rows under another tenant.
     const total = await store.episodes.count({ scope: { userId: 'tenant0' } });
     expect(total).toBe((LOOPS / TENANTS) * ROUNDS);
+    // Each tenant's vector candidates were counted by writers racing on the same scope's row.
+    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
     // With several loops per tenant racing on one fact, optimistic concurrency had to retry:
     // the conflicts were real and were all recovered.
     expect(retries).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
 import { StrataError, tenantOf } from '@strata-memory/core';
+import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../src/postgres-store.ts';
 import { migrateSchema } from '../src/schema/migrate.ts';
 import { SCHEMA_VERSION } from '../src/schema/migrations.ts';
-import { openTarget, type TestTarget } from './target.ts';
+import { openTarget, type TestTarget, vectorCountDrift } from './target.ts';
 
 /** The migrations a schema at `version` still needs. */
 const versionsAfter = (version: number) =>
@@ -217,9 +218,47 @@ describe('migrations', () => {
     expect(page.items.map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
     await reader.close();
     // Run again (its record removed), the migration changes nothing.
-    await target.sql.query(`DELETE FROM ${names.schema}.schema_migrations WHERE version = 6`);
-    expect((await migrateSchema(target.sql, schema)).applied).toEqual([6]);
+    await target.sql.query(`DELETE FROM ${names.schema}.schema_migrations WHERE version >= 6`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(5));
     expect((await indexes()).map((i) => i.name)).toEqual(['episodes_scope_timeline']);
+  });
+
+  it("counts a version 6 schema's vector candidates per scope, and counts them afresh when run again", async () => {
+    const schema = target.freshSchema('counts');
+    const writer = target.openStore({ schema });
+    const [vector] = await testEmbedder(8).embed({ texts: ['counted'] });
+    await writer.episodes.put({
+      episodes: Array.from({ length: 12 }, (_, i) => ({
+        id: `e${i}`,
+        scope: i % 2 === 0 ? { userId: 'ann' } : { userId: 'ann', threadId: 't' },
+        text: `turn ${i}`,
+        occurredAt: i,
+        provenance: { source: 'api' as const },
+        ...(i % 4 === 3 ? {} : { embedding: vector! }),
+      })),
+    });
+    await writer.close();
+    // The schema as version 6 left it: no counts table.
+    await target.sql.query(`DROP TABLE "${schema}".vector_counts`);
+    await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 7`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(6));
+    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    const counted = async () =>
+      (
+        await target.sql.query<{ thread: string; n: string }>(
+          `SELECT thread_id AS thread, sum(episodes) AS n FROM "${schema}".vector_counts GROUP BY thread_id ORDER BY thread_id`,
+        )
+      ).rows.map((row) => [row.thread, Number(row.n)]);
+    expect(await counted()).toEqual([
+      ['', 6],
+      ['t', 3],
+    ]);
+    await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 7`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(6));
+    expect(await counted()).toEqual([
+      ['', 6],
+      ['t', 3],
+    ]);
   });
 
   it('leads every primary key and index but two with the tenant key', async () => {

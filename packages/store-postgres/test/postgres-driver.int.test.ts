@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolClient } from '../src/client/pool-client.ts';
 import type { SqlClient } from '../src/client/sql-client.ts';
 import { postgresStore } from '../src/postgres-store.ts';
-import { openTarget, type TestTarget } from './target.ts';
+import { openTarget, type TestTarget, vectorCountDrift } from './target.ts';
 
 /**
  * What is particular to the PostgreSQL driver: the SQL it relies on (partial unique index,
@@ -430,9 +430,14 @@ describe('vector search in one statement', () => {
       },
     };
     const store = postgresStore({ client, schema, exactSearchBelow });
-    /** The plan of the `i`th recorded statement. */
-    const plan = async (i: number) =>
-      (await base.query<Record<string, string>>(`EXPLAIN ${statements[i]}`, values[i])).rows
+    /** The plan of the `i`th recorded statement; run, with `analyze`, to show what it read. */
+    const plan = async (i: number, analyze = false) =>
+      (
+        await base.query<Record<string, string>>(
+          `EXPLAIN ${analyze ? '(ANALYZE, COSTS OFF, TIMING OFF) ' : ''}${statements[i]}`,
+          values[i],
+        )
+      ).rows
         .map((row) => Object.values(row)[0])
         .join('\n');
     const clear = () => {
@@ -470,8 +475,8 @@ describe('vector search in one statement', () => {
 
     const { store, statements, client, plan, clear } = await recordedStore(schema);
     try {
-      // The first search finds the scope has too many candidates; the next go straight to the index.
-      await store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 10 });
+      // The store's first call also finds its schema: done before the statements are counted.
+      await store.episodes.count({ scope: { userId: 'ann' } });
       clear();
       const found = await store.episodes.searchVector({
         scope: { userId: 'ann' },
@@ -525,7 +530,7 @@ describe('vector search in one statement', () => {
     }
   });
 
-  it('answers a scope with few candidates in one pass, and one found to have many through the index', async () => {
+  it('answers a scope with few candidates exactly in one statement, and one with many from the index without reading its rows first', async () => {
     const schema = target.freshSchema('few');
     const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
     const texts = Array.from({ length: 30 }, (_, i) => `note ${i} about topic ${i % 7}`);
@@ -549,39 +554,93 @@ describe('vector search in one statement', () => {
         })
       ).map((hit) => hit.episode.id);
 
-    const { store, statements, clear } = await recordedStore(schema, 10);
-    const search = async () =>
-      (await store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 })).map(
-        (hit) => hit.episode.id,
-      );
+    const stores = [await recordedStore(schema, 10)];
+    const search = async (recorded = stores[0]!) =>
+      (
+        await recorded.store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 })
+      ).map((hit) => hit.episode.id);
     // The searches among the statements (the first call also finds the schema).
-    const kinds = () =>
-      statements.flatMap((text) =>
-        text.includes('candidates AS MATERIALIZED')
-          ? ['one pass']
-          : text.includes('hnsw.iterative_scan')
-            ? ['index']
-            : [],
+    const kinds = (recorded = stores[0]!) =>
+      recorded.statements.flatMap((text) =>
+        text.includes('vector_counts') ? ['counted'] : text.includes('hnsw.iterative_scan') ? ['index'] : [],
       );
+    /** The lines of the analyzed plan of the recorded statement that holds the count. */
+    const countedPlan = async (recorded = stores[0]!) => {
+      const i = recorded.statements.findIndex((text) => text.includes('vector_counts'));
+      return (await recorded.plan(i, true)).split('\n');
+    };
+    const episodeScans = (lines: string[]) => lines.filter((line) => / on episodes\b/.test(line));
     try {
-      // Eight candidates, at most ten allowed: each distance is computed as they are counted.
+      // Eight candidates, at most ten allowed: the count and the exact distances in one statement.
       expect(await search()).toEqual(await truth());
-      expect(kinds()).toEqual(['one pass']);
-      clear();
-      expect(await search()).toEqual(await truth());
-      expect(kinds()).toEqual(['one pass']);
-      clear();
-      // Past ten, the one pass stops counting and the index answers; the next goes there at once.
+      expect(kinds()).toEqual(['counted']);
+      expect(episodeScans(await countedPlan()).some((line) => !line.includes('never executed'))).toBe(true);
+      stores[0]!.clear();
+      // Thirty: the counts say so before an episode row is read, and the index answers.
       await loader.episodes.put({ episodes: episodes.slice(8) });
       expect(await search()).toEqual(await truth());
-      expect(kinds()).toEqual(['one pass', 'index']);
-      clear();
+      expect(kinds()).toEqual(['counted', 'index']);
+      const scans = episodeScans(await countedPlan());
+      expect(scans.length).toBeGreaterThan(0);
+      for (const line of scans) expect(line).toContain('never executed');
+      // Nothing remembered makes that so: another store's first search does the same.
+      stores.push(await recordedStore(schema, 10));
+      expect(await search(stores[1])).toEqual(await truth());
+      expect(kinds(stores[1])).toEqual(['counted', 'index']);
+      // Deleted down to five, the scope is answered exactly again.
+      await loader.episodes.delete({ scope: { userId: 'ann' }, ids: episodes.slice(5).map((e) => e.id) });
+      stores[0]!.clear();
       expect(await search()).toEqual(await truth());
-      expect(kinds()).toEqual(['index']);
+      expect(kinds()).toEqual(['counted']);
     } finally {
-      await store.close();
+      for (const recorded of stores) await recorded.store.close();
       await loader.close();
     }
+  });
+
+  it('keeps the vector counts in step with every write: batches across scopes and sizes, deletes, forget', async () => {
+    const schema = target.freshSchema('counts');
+    const writer = target.openStore({ schema });
+    const [v8] = await testEmbedder(8).embed({ texts: ['eight'] });
+    const [v16] = await testEmbedder(16).embed({ texts: ['sixteen'] });
+    const scopes = [
+      { userId: 'ann' },
+      { userId: 'ann', threadId: 't1' },
+      { userId: 'bob' },
+      { orgId: 'acme' },
+    ];
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `e${from + i}`,
+        scope: scopes[(from + i) % scopes.length]!,
+        text: `episode ${from + i}`,
+        occurredAt: from + i,
+        provenance: api,
+        // Two sizes and none: only episodes with embeddings are vector candidates.
+        ...((from + i) % 3 === 0 ? {} : { embedding: (from + i) % 3 === 1 ? v8! : v16! }),
+      }));
+    await writer.episodes.put({ episodes: batch(0, 40) });
+    await Promise.all([1, 2, 3].map((k) => writer.episodes.put({ episodes: batch(k * 100, 25) })));
+    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    const counted = await target.sql.query<{ n: string }>(
+      `SELECT sum(episodes) AS n FROM "${schema}".vector_counts`,
+    );
+    expect(Number(counted.rows[0]!.n)).toBeGreaterThan(0);
+
+    await writer.episodes.delete({ scope: { userId: 'ann' }, ids: ['e0', 'e1', 'e2', 'e101', 'e102', 'e5'] });
+    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    // A failed batch (an id taken) counts nothing.
+    expect(await codeOf(writer.episodes.put({ episodes: [...batch(500, 3), ...batch(10, 1)] }))).toBe(
+      'conflict',
+    );
+    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+
+    await writer.forget({ scope: { userId: 'ann' } });
+    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    const left = await target.sql.query<{ users: string[] }>(
+      `SELECT array_agg(DISTINCT user_id ORDER BY user_id) AS users FROM "${schema}".vector_counts`,
+    );
+    expect(left.rows[0]!.users).toEqual(['', 'bob']);
   });
 });
 

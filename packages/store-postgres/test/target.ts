@@ -97,3 +97,19 @@ export async function openTarget(): Promise<TestTarget> {
     },
   };
 }
+
+/**
+ * Where `vector_counts` disagrees with the episodes it counts: one entry per scope and dimension
+ * whose summed slots differ from its episodes with embeddings (none when they are in step).
+ */
+export async function vectorCountDrift(sql: SqlClient, schema: string): Promise<string[]> {
+  const scope = 'tenant_id, org_id, user_id, agent_id, thread_id, dims';
+  const result = await sql.query<{ scope: string; counted: string | null; stored: string | null }>(
+    `SELECT concat_ws('/', ${scope}) AS scope, c.n AS counted, e.n AS stored
+       FROM (SELECT ${scope}, sum(episodes) AS n FROM "${schema}".vector_counts GROUP BY ${scope}) c
+       FULL JOIN (SELECT ${scope}, count(*) AS n FROM "${schema}".episodes WHERE dims IS NOT NULL GROUP BY ${scope}) e
+      USING (tenant_id, org_id, user_id, agent_id, thread_id, dims)
+      WHERE COALESCE(c.n, 0) <> COALESCE(e.n, 0)`,
+  );
+  return result.rows.map((row) => `${row.scope}: counted ${row.counted ?? 0}, stored ${row.stored ?? 0}`);
+}

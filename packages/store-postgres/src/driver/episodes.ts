@@ -15,6 +15,7 @@ import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../sea
 import { keywordChangesSql } from '../search/keyword-stats.ts';
 import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
+import { vectorCountChangesSql, visibleVectorCountSql } from '../search/vector-counts.ts';
 import { indexedVectorSql, MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
 import { vectorLiteral } from '../search/vector-literal.ts';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
@@ -167,8 +168,7 @@ function cosineScored(rows: EpisodeRow[], query: readonly number[]): ScoredEpiso
     );
 }
 
-/** How long a vector search remembers that a filter had too many candidates for the exact answer. */
-const MANY_CANDIDATES_TTL_MS = 60_000;
+/** The most tenants a store remembers as large (see `searchKeyword`). */
 const MAX_REMEMBERED = 10_000;
 
 /** PostgreSQL's unique_violation: an episode id already taken. */
@@ -429,34 +429,15 @@ export function episodeDriver(
     return result.rows;
   }
 
-  /**
-   * When each filter was last found to have more than `exactSearchBelow` candidates: for a minute
-   * after, its searches go straight to the index instead of trying the exact answer first. A
-   * stale entry only costs speed, never results: an index walk that comes up short falls back to
-   * the exact query.
-   */
-  const manyCandidates = new Map<string, number>();
-
   /** Tenants (by schema) last seen holding at least `commonTermsFrom` episodes. */
   const largeTenants = new Set<string>();
 
-  function searchKey(names: SchemaNames, args: SearchFilter, d: number): string {
-    return JSON.stringify([
-      names.schema,
-      d,
-      args.scope,
-      args.status,
-      args.accessLevel ?? null,
-      args.since ?? null,
-      args.until ?? null,
-    ]);
-  }
-
   /**
-   * The exact answer when at most `exactSearchBelow` visible episodes of this dimension pass the
-   * filter, else undefined, in one statement and one pass over the candidates: each one's distance
-   * is computed as it is counted (the filter's status, access and size columns are in the row, so
-   * counting reads the rows anyway), and the count stops one past the limit.
+   * The exact answer when at most `exactSearchBelow` episodes with embeddings of this size are
+   * stored in the reader's visible scopes, else undefined: one statement, which sums those scopes'
+   * rows of `vector_counts` and computes distances only when the sum allows (a one-time filter:
+   * past the limit, no episode row is read). The sum counts every status, so it is an upper bound
+   * on the filter's candidates.
    */
   async function exactWhenFew(
     names: SchemaNames,
@@ -465,16 +446,13 @@ export function episodeDriver(
     const { schema, vector: v } = names;
     const d = args.vector.length;
     const p = new Params();
-    const most = p.add(options.exactSearchBelow);
     const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
     const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1)`;
     const result = await db.query<EpisodeRow & { candidates: unknown }>(
-      `WITH candidates AS MATERIALIZED (
-         SELECT tenant_id, id, ${distance} AS distance FROM ${schema}.episodes
-          WHERE dims = ${d} AND ${filterSql(args, p)} LIMIT ${most}::integer + 1),
-       counted AS (SELECT count(*) AS n FROM candidates),
+      `WITH counted AS (SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} AS n),
        best AS (
-         SELECT tenant_id, id, distance FROM candidates WHERE (SELECT n FROM counted) <= ${most}::integer
+         SELECT tenant_id, id, ${distance} AS distance FROM ${schema}.episodes
+          WHERE dims = ${d} AND ${filterSql(args, p)} AND (SELECT n FROM counted) <= ${p.add(options.exactSearchBelow)}
           ORDER BY distance, id LIMIT ${p.add(args.limit)})
        SELECT counted.n AS candidates, ${QUALIFIED_COLUMNS}
          FROM counted LEFT JOIN (best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id) ON true
@@ -548,8 +526,9 @@ export function episodeDriver(
           `WITH inserted AS (
              INSERT INTO ${schema}.episodes (${STORED_COLUMNS}, dims, search, doc_length)
              VALUES ${rows.join(', ')}
-             RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, status, access_level, occurred_at),
+             RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, status, access_level, occurred_at, dims),
            ${keywordChangesSql(schema, 'inserted', 1)},
+           ${vectorCountChangesSql(schema, 'inserted', 1, 'keyword_totals_changed')},
            ${postingsAddedSql(schema, 'inserted')}
            SELECT count(*) AS n FROM inserted`,
           p.values,
@@ -642,17 +621,9 @@ export function episodeDriver(
       const names = await db.names();
       const d = args.vector.length;
       if (d > MAX_HNSW_DIMENSIONS) return cosineScored(await nearest(names, args, true), args.vector);
-      const key = searchKey(names, args, d);
-      const since = manyCandidates.get(key);
-      if (since === undefined || Date.now() - since >= MANY_CANDIDATES_TTL_MS) {
-        const rows = await exactWhenFew(names, args);
-        if (rows) {
-          manyCandidates.delete(key);
-          return cosineScored(rows, args.vector);
-        }
-        if (manyCandidates.size >= MAX_REMEMBERED) manyCandidates.clear();
-        manyCandidates.set(key, Date.now());
-      }
+      // With `exactSearchBelow` 0 every search walks the index: no count to take.
+      const few = options.exactSearchBelow > 0 ? await exactWhenFew(names, args) : undefined;
+      if (few) return cosineScored(few, args.vector);
       const rows = await nearest(names, args, false);
       // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the
       // nearby vectors; then the exact query gives the complete answer.
@@ -722,8 +693,9 @@ export function episodeDriver(
       const result = await db.query<{ n: unknown }>(
         `WITH gone AS (
            DELETE FROM ${schema}.episodes WHERE ${visibleByIdSql(scope, ids, p)}
-           RETURNING tenant_id, id, doc_length, search),
+           RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, dims),
          ${keywordChangesSql(schema, 'gone', -1)},
+         ${vectorCountChangesSql(schema, 'gone', -1, 'keyword_totals_changed')},
          ${postingsRemovedSql(schema, 'gone')}
          SELECT count(*) AS n FROM gone`,
         p.values,

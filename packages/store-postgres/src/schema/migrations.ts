@@ -377,6 +377,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP INDEX IF EXISTS ${s}.episodes_timeline`,
     ],
   },
+  {
+    version: 7,
+    name: 'vector candidates counted per scope',
+    statements: ({ schema: s }) => [
+      // How many episodes with an embedding of each size every exact scope holds, in a few slots
+      // per scope (a writer adds to a random one, as keyword_stats does): a vector search sums the
+      // rows of its visible scopes to choose between the exact answer and the HNSW walk, instead of
+      // counting candidate rows of the episodes table (see search/vector-counts.ts).
+      `CREATE TABLE IF NOT EXISTS ${s}.vector_counts (${SCOPE_COLUMNS},
+        dims integer NOT NULL,
+        slot smallint NOT NULL,
+        episodes bigint NOT NULL,
+        PRIMARY KEY (${SCOPE_KEY}, dims, slot))`,
+      // Counted afresh, so running it again (its record removed) leaves the counts right.
+      `DELETE FROM ${s}.vector_counts`,
+      `INSERT INTO ${s}.vector_counts (${SCOPE_KEY}, dims, slot, episodes)
+        SELECT ${SCOPE_KEY}, dims, 0, count(*) FROM ${s}.episodes WHERE dims IS NOT NULL
+         GROUP BY ${SCOPE_KEY}, dims`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */

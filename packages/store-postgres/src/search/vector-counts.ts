@@ -1,0 +1,43 @@
+import { randomInt } from 'node:crypto';
+import type { Scope } from '@strata-memory/core';
+import type { Params } from '../sql/params.ts';
+import { visibleSql } from '../sql/scope-filter.ts';
+
+/** Slots per scope and dimension in `vector_counts` (a writer adds to a random one). */
+export const VECTOR_COUNT_SLOTS = 4;
+
+/**
+ * How many episodes with an embedding of each size every exact scope holds, kept in
+ * `vector_counts` so a vector search can choose between the exact answer and the HNSW walk
+ * without reading a row of `episodes` (see "Vector search and scope filters" in the README).
+ *
+ * The count is of every status: an upper bound on what a search's filters let through, which only
+ * steers the choice. Counted low, a search is answered exactly (right, if slower); counted high, the
+ * walk may come up short, and then the exact query answers (see driver/episodes.ts).
+ */
+
+/**
+ * The CTE that adds the episodes in CTE `source` (scope columns and `dims`) to their scopes' counts
+ * (`sign` 1) or takes them out (-1), for the statement that inserts or deletes them. It runs after
+ * CTE `after` (BM25's statistics, whose rows the same statement locks), so every writer locks rows
+ * in one order: the statistics, then these counts, by scope.
+ */
+export function vectorCountChangesSql(schema: string, source: string, sign: 1 | -1, after: string): string {
+  const count = sign === 1 ? 'count(*)' : '-count(*)';
+  return `vector_counts_changed AS (
+      INSERT INTO ${schema}.vector_counts AS c (tenant_id, org_id, user_id, agent_id, thread_id, dims, slot, episodes)
+      SELECT tenant_id, org_id, user_id, agent_id, thread_id, dims, ${randomInt(VECTOR_COUNT_SLOTS)}, ${count}
+        FROM ${source}
+       WHERE dims IS NOT NULL AND (SELECT count(*) FROM ${after}) >= 0
+       GROUP BY tenant_id, org_id, user_id, agent_id, thread_id, dims
+       ORDER BY tenant_id, org_id, user_id, agent_id, thread_id, dims
+      ON CONFLICT (tenant_id, org_id, user_id, agent_id, thread_id, dims, slot)
+         DO UPDATE SET episodes = c.episodes + EXCLUDED.episodes
+      RETURNING 1)`;
+}
+
+/** A scalar subquery: the episodes with `dims`-long embeddings in the scopes a read at `scope` sees. */
+export function visibleVectorCountSql(schema: string, scope: Scope, dims: number, params: Params): string {
+  return `(SELECT COALESCE(sum(episodes), 0) FROM ${schema}.vector_counts
+            WHERE ${visibleSql(scope, params)} AND dims = ${params.add(dims)})`;
+}
