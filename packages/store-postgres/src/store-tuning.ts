@@ -23,8 +23,9 @@ export interface StoreTuning {
   /**
    * Vector searches whose visible scopes hold at most this many episodes with embeddings of the
    * query's size (any status, time or access level: counted per scope as episodes are written) are
-   * answered by an exact scan; larger ones use the HNSW index. `0` sends every search to the index.
-   * Default 5000.
+   * answered by an exact scan; larger ones use the HNSW index, unless the index is so big that the
+   * walk would visit more entries than the scope has rows (the bound grows to
+   * √(1.7 × limit × index entries)). `0` sends every search to the index. Default 5000.
    */
   exactSearchBelow?: number;
   /**

@@ -447,6 +447,22 @@ describe('vector search in one statement', () => {
     return { store, statements, client, plan, clear };
   }
 
+  /** `count` notes with embeddings, the `i`th stored at user `userOf(i)`, and a query vector. */
+  async function notes(count: number, userOf: (i: number) => string) {
+    const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
+    const texts = Array.from({ length: count }, (_, i) => `note ${i} about topic ${i % 7}`);
+    const vectors = await embedder.embed({ texts });
+    const episodes = texts.map((text, i) => ({
+      id: `n${String(i).padStart(3, '0')}`,
+      scope: { userId: userOf(i) },
+      text,
+      occurredAt: i,
+      provenance: api,
+      embedding: vectors[i]!,
+    }));
+    return { query: query!, episodes };
+  }
+
   it('walks the index with its settings applied inside the one statement, and leaves none behind', async () => {
     const schema = target.freshSchema('walk');
     const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
@@ -532,17 +548,7 @@ describe('vector search in one statement', () => {
 
   it('answers a scope with few candidates exactly in one statement, and one with many from the index without reading its rows first', async () => {
     const schema = target.freshSchema('few');
-    const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
-    const texts = Array.from({ length: 30 }, (_, i) => `note ${i} about topic ${i % 7}`);
-    const vectors = await embedder.embed({ texts });
-    const episodes = texts.map((text, i) => ({
-      id: `n${String(i).padStart(2, '0')}`,
-      scope: { userId: 'ann' },
-      text,
-      occurredAt: i,
-      provenance: api,
-      embedding: vectors[i]!,
-    }));
+    const { query, episodes } = await notes(30, () => 'ann');
     const loader = target.openStore({ schema });
     await loader.episodes.put({ episodes: episodes.slice(0, 8) });
     const truth = async () =>
@@ -594,6 +600,40 @@ describe('vector search in one statement', () => {
       expect(kinds()).toEqual(['counted']);
     } finally {
       for (const recorded of stores) await recorded.store.close();
+      await loader.close();
+    }
+  });
+
+  it('answers exactly past exactSearchBelow once the index is so big that a walk would visit more entries than the scope has', async () => {
+    const schema = target.freshSchema('bound');
+    // Thirty of ann's among two hundred of others'.
+    const { query, episodes } = await notes(230, (i) => (i < 30 ? 'ann' : `crowd${i % 4}`));
+    const loader = target.openStore({ schema });
+    await loader.episodes.put({ episodes });
+    const recorded = await recordedStore(schema, 10);
+    const kinds = () =>
+      recorded.statements.flatMap((text) =>
+        text.includes('vector_counts') ? ['counted'] : text.includes('hnsw.iterative_scan') ? ['index'] : [],
+      );
+    const search = () =>
+      recorded.store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 });
+    try {
+      // The index made empty, its size unknown to the planner: past ten candidates, the walk.
+      await search();
+      expect(kinds()).toEqual(['counted', 'index']);
+      // Analyzed, the index holds 230 entries: a walk for five of ann's would visit about 38 of
+      // them (one in 230 / 30 is hers), more than her 30 rows, and the bound √(1.7 × 5 × 230) ≈ 44
+      // takes the exact search.
+      await target.sql.query(`ANALYZE "${schema}".episodes`);
+      recorded.clear();
+      const found = await search();
+      expect(kinds()).toEqual(['counted']);
+      const truth = await target
+        .openStore({ schema, exactSearchBelow: 1_000 })
+        .episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 });
+      expect(found.map((hit) => hit.episode.id)).toEqual(truth.map((hit) => hit.episode.id));
+    } finally {
+      await recorded.store.close();
       await loader.close();
     }
   });

@@ -15,7 +15,7 @@ import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../sea
 import { keywordChangesSql } from '../search/keyword-stats.ts';
 import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
-import { vectorCountChangesSql, visibleVectorCountSql } from '../search/vector-counts.ts';
+import { exactBoundSql, vectorCountChangesSql, visibleVectorCountSql } from '../search/vector-counts.ts';
 import { indexedVectorSql, MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
 import { vectorLiteral } from '../search/vector-literal.ts';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
@@ -40,8 +40,9 @@ export interface EpisodeSearchOptions {
   /** `ts_rank_cd` normalization bits (see PostgreSQL's "Ranking Search Results"). */
   rankNormalization: number;
   /**
-   * A vector search whose visible candidates number at most this many is answered exactly
-   * (every distance computed) instead of through the HNSW index.
+   * A vector search whose visible scopes hold at most this many episodes of its size is answered
+   * exactly (every distance computed) instead of through the HNSW index; in a big index, more
+   * (see `exactBoundSql`). 0: every search walks the index.
    */
   exactSearchBelow: number;
   /**
@@ -433,11 +434,11 @@ export function episodeDriver(
   const largeTenants = new Set<string>();
 
   /**
-   * The exact answer when at most `exactSearchBelow` episodes with embeddings of this size are
-   * stored in the reader's visible scopes, else undefined: one statement, which sums those scopes'
-   * rows of `vector_counts` and computes distances only when the sum allows (a one-time filter:
-   * past the limit, no episode row is read). The sum counts every status, so it is an upper bound
-   * on the filter's candidates.
+   * The exact answer when the reader's visible scopes hold few enough episodes with embeddings of
+   * this size (`exactBoundSql`: at least `exactSearchBelow`, more in a big index), else undefined:
+   * one statement, which sums those scopes' rows of `vector_counts` and computes distances only
+   * when the sum allows (a one-time filter: past the bound, no episode row is read). The sum counts
+   * every status, so it is an upper bound on the filter's candidates.
    */
   async function exactWhenFew(
     names: SchemaNames,
@@ -448,18 +449,21 @@ export function episodeDriver(
     const p = new Params();
     const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
     const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1)`;
-    const result = await db.query<EpisodeRow & { candidates: unknown }>(
-      `WITH counted AS (SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} AS n),
+    const result = await db.query<EpisodeRow & { candidates: unknown; most: unknown }>(
+      `WITH counted AS (
+         SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} AS n,
+                ${exactBoundSql(schema, d, args.limit, options.exactSearchBelow, p)} AS most),
        best AS (
          SELECT tenant_id, id, ${distance} AS distance FROM ${schema}.episodes
-          WHERE dims = ${d} AND ${filterSql(args, p)} AND (SELECT n FROM counted) <= ${p.add(options.exactSearchBelow)}
+          WHERE dims = ${d} AND ${filterSql(args, p)} AND (SELECT n <= most FROM counted)
           ORDER BY distance, id LIMIT ${p.add(args.limit)})
-       SELECT counted.n AS candidates, ${QUALIFIED_COLUMNS}
+       SELECT counted.n AS candidates, counted.most, ${QUALIFIED_COLUMNS}
          FROM counted LEFT JOIN (best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id) ON true
         ORDER BY best.distance, best.id`,
       p.values,
     );
-    if (int(result.rows[0]!.candidates) > options.exactSearchBelow) return undefined;
+    const first = result.rows[0]!;
+    if (Number(first.candidates) > Number(first.most)) return undefined;
     return result.rows.filter((row) => row.id !== null);
   }
 

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Scope } from '@strata-memory/core';
 import type { Params } from '../sql/params.ts';
 import { visibleSql } from '../sql/scope-filter.ts';
+import { vectorIndexName } from './vector-indexes.ts';
 
 /** Slots per scope and dimension in `vector_counts` (a writer adds to a random one). */
 export const VECTOR_COUNT_SLOTS = 4;
@@ -40,4 +41,31 @@ export function vectorCountChangesSql(schema: string, source: string, sign: 1 | 
 export function visibleVectorCountSql(schema: string, scope: Scope, dims: number, params: Params): string {
   return `(SELECT COALESCE(sum(episodes), 0) FROM ${schema}.vector_counts
             WHERE ${visibleSql(scope, params)} AND dims = ${params.add(dims)})`;
+}
+
+/**
+ * How much more an HNSW walk pays per index entry it visits than the exact search pays per
+ * candidate row it reads, in the rule below: fitted where the two cost the same in an index of
+ * 1,000,000 (scopes of about 10,000, limit 60; `bench:exact-or-walk`, see the README).
+ */
+export const WALK_COST_RATIO = 1.7;
+
+/**
+ * A scalar expression: the most candidates a search of `limit` rows answers exactly. A walk for a
+ * scope of `n` candidates among an index of `T` entries visits about `limit × T / n` of them (only
+ * one in `T / n` is the reader's), while the exact search reads the `n` rows; the exact search is
+ * the cheaper while `n² ≤ ratio × limit × T`. The bound is that square root, but never below
+ * `floor` (`exactSearchBelow`: below it the exact answer is kept for its exactness, however big
+ * the index). `T` is the planner's count of the dimension's index entries (`pg_class.reltuples`,
+ * kept by VACUUM and ANALYZE; unknown, -1, counts as 0).
+ */
+export function exactBoundSql(
+  schema: string,
+  dims: number,
+  limit: number,
+  floor: number,
+  params: Params,
+): string {
+  const entries = `(SELECT GREATEST(reltuples, 0) FROM pg_class WHERE oid = to_regclass(${params.add(`${schema}.${vectorIndexName(dims)}`)}))`;
+  return `GREATEST(${params.add(floor)}::float8, sqrt(${WALK_COST_RATIO} * ${params.add(limit)}::float8 * COALESCE(${entries}, 0)))`;
 }
