@@ -444,7 +444,12 @@ describe('vector search in one statement', () => {
       statements.length = 0;
       values.length = 0;
     };
-    return { store, statements, client, plan, clear };
+    /** The vector searches among the statements: the count (with the exact search), the walk. */
+    const searches = () =>
+      statements.flatMap((text) =>
+        text.includes('vector_counts') ? ['counted'] : text.includes('hnsw.iterative_scan') ? ['index'] : [],
+      );
+    return { store, statements, client, plan, clear, searches };
   }
 
   /** `count` notes with embeddings, the `i`th stored at user `userOf(i)`, and a query vector. */
@@ -565,11 +570,7 @@ describe('vector search in one statement', () => {
       (
         await recorded.store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 })
       ).map((hit) => hit.episode.id);
-    // The searches among the statements (the first call also finds the schema).
-    const kinds = (recorded = stores[0]!) =>
-      recorded.statements.flatMap((text) =>
-        text.includes('vector_counts') ? ['counted'] : text.includes('hnsw.iterative_scan') ? ['index'] : [],
-      );
+    const kinds = (recorded = stores[0]!) => recorded.searches();
     /** The lines of the analyzed plan of the recorded statement that holds the count. */
     const countedPlan = async (recorded = stores[0]!) => {
       const i = recorded.statements.findIndex((text) => text.includes('vector_counts'));
@@ -611,10 +612,7 @@ describe('vector search in one statement', () => {
     const loader = target.openStore({ schema });
     await loader.episodes.put({ episodes });
     const recorded = await recordedStore(schema, 10);
-    const kinds = () =>
-      recorded.statements.flatMap((text) =>
-        text.includes('vector_counts') ? ['counted'] : text.includes('hnsw.iterative_scan') ? ['index'] : [],
-      );
+    const kinds = recorded.searches;
     const search = () =>
       recorded.store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 });
     try {

@@ -532,7 +532,7 @@ export function episodeDriver(
              VALUES ${rows.join(', ')}
              RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, status, access_level, occurred_at, dims),
            ${keywordChangesSql(schema, 'inserted', 1)},
-           ${vectorCountChangesSql(schema, 'inserted', 1, 'keyword_totals_changed')},
+           ${vectorCountChangesSql(schema, 'inserted', 1)},
            ${postingsAddedSql(schema, 'inserted')}
            SELECT count(*) AS n FROM inserted`,
           p.values,
@@ -699,7 +699,7 @@ export function episodeDriver(
            DELETE FROM ${schema}.episodes WHERE ${visibleByIdSql(scope, ids, p)}
            RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, dims),
          ${keywordChangesSql(schema, 'gone', -1)},
-         ${vectorCountChangesSql(schema, 'gone', -1, 'keyword_totals_changed')},
+         ${vectorCountChangesSql(schema, 'gone', -1)},
          ${postingsRemovedSql(schema, 'gone')}
          SELECT count(*) AS n FROM gone`,
         p.values,

@@ -1,5 +1,8 @@
 import { randomInt } from 'node:crypto';
 
+/** The CTE of `keywordChangesSql` that changes `keyword_stats`, the last rows it locks. */
+export const KEYWORD_TOTALS_CTE = 'keyword_totals_changed';
+
 /** Slots per tenant in `keyword_stats`. */
 export const KEYWORD_STAT_SLOTS = 8;
 /** Slots per tenant and lexeme in `keyword_terms` (fewer: there are many more rows). */
@@ -29,7 +32,7 @@ export function keywordChangesSql(schema: string, source: string, sign: 1 | -1):
        ORDER BY s.tenant_id, t.lexeme
       ON CONFLICT (tenant_id, lexeme, slot) DO UPDATE SET documents = k.documents + EXCLUDED.documents
       RETURNING 1),
-    keyword_totals_changed AS (
+    ${KEYWORD_TOTALS_CTE} AS (
       INSERT INTO ${schema}.keyword_stats AS k (tenant_id, slot, documents, terms)
       SELECT tenant_id, ${slot}, ${count}, ${length} FROM ${source}
        WHERE (SELECT count(*) FROM keyword_terms_changed) >= 0

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Scope } from '@strata-memory/core';
 import type { Params } from '../sql/params.ts';
 import { visibleSql } from '../sql/scope-filter.ts';
+import { KEYWORD_TOTALS_CTE } from './keyword-stats.ts';
 import { vectorIndexName } from './vector-indexes.ts';
 
 /** Slots per scope and dimension in `vector_counts` (a writer adds to a random one). */
@@ -20,16 +21,17 @@ export const VECTOR_COUNT_SLOTS = 4;
 /**
  * The CTE that adds the episodes in CTE `source` (scope columns and `dims`) to their scopes' counts
  * (`sign` 1) or takes them out (-1), for the statement that inserts or deletes them. It runs after
- * CTE `after` (BM25's statistics, whose rows the same statement locks), so every writer locks rows
- * in one order: the statistics, then these counts, by scope.
+ * `keywordChangesSql`'s CTEs (BM25's statistics, whose rows the same statement locks), which the
+ * statement must hold too, so every writer locks rows in one order: the statistics, then these
+ * counts, by scope.
  */
-export function vectorCountChangesSql(schema: string, source: string, sign: 1 | -1, after: string): string {
+export function vectorCountChangesSql(schema: string, source: string, sign: 1 | -1): string {
   const count = sign === 1 ? 'count(*)' : '-count(*)';
   return `vector_counts_changed AS (
       INSERT INTO ${schema}.vector_counts AS c (tenant_id, org_id, user_id, agent_id, thread_id, dims, slot, episodes)
       SELECT tenant_id, org_id, user_id, agent_id, thread_id, dims, ${randomInt(VECTOR_COUNT_SLOTS)}, ${count}
         FROM ${source}
-       WHERE dims IS NOT NULL AND (SELECT count(*) FROM ${after}) >= 0
+       WHERE dims IS NOT NULL AND (SELECT count(*) FROM ${KEYWORD_TOTALS_CTE}) >= 0
        GROUP BY tenant_id, org_id, user_id, agent_id, thread_id, dims
        ORDER BY tenant_id, org_id, user_id, agent_id, thread_id, dims
       ON CONFLICT (tenant_id, org_id, user_id, agent_id, thread_id, dims, slot)
