@@ -22,7 +22,8 @@
  * - p50/p95 ms of searchKeyword, searchVector (limit 20), and of the store work one recall does
  *   (one keyword search, one vector search, a facts query and the recent messages, concurrently),
  *   and of the engine's whole `memory.recall` (router, hybrid retrieval, fusion, budget, access
- *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded;
+ *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded, and the
+ *   mean CPU time around each recall, this process's and (on Linux) the whole machine's;
  * - p50/p95 ms of searchVector with recall's limit (60) by a store that has made no search before,
  *   as a new process (or another instance behind a load balancer) makes it, over 20 queries;
  * - recall@20 of searchVector against an exact search of the same schema (`exactSearchBelow`
@@ -31,6 +32,7 @@
  * - the machine, the server's version and its `shared_buffers` and `work_mem`, and the load
  *   average at the start and the end (latency on a shared machine moves with it).
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import {
   createMemory,
@@ -96,6 +98,37 @@ function parseCommandLine(argv: string[]): Args {
   };
 }
 
+/**
+ * CPU time used so far, in ms: by this process, and by the whole machine (busy time in Linux's
+ * `/proc/stat`, in ticks of 10 ms; undefined where there is none). With the server on the same
+ * machine, the difference is mostly the server's.
+ */
+function cpuTimes(): { node: number; machine: number | undefined } {
+  const { user, system } = process.cpuUsage();
+  let machine: number | undefined;
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const [busyUser, nice, busySystem, , , irq, softirq] = fields as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    machine = (busyUser + nice + busySystem + irq + softirq) * 10;
+  } catch {
+    machine = undefined;
+  }
+  return { node: (user + system) / 1000, machine };
+}
+
 async function timed<T>(fn: () => Promise<T>): Promise<number> {
   const start = performance.now();
   await fn();
@@ -141,6 +174,8 @@ interface SearchNumbers {
   vector: ReturnType<typeof summarize>;
   recall: ReturnType<typeof summarize>;
   engineRecall: ReturnType<typeof summarize>;
+  /** Mean CPU ms around each `memory.recall`: this process's, and the machine's (undefined off Linux). */
+  recallCpuMs: { node: number; machine: number | undefined };
   /** searchVector by a store that has made no search before (a new process's first of a scope). */
   vectorNewStore: ReturnType<typeof summarize>;
   keywordHitsMean: number;
@@ -223,6 +258,8 @@ async function searches(
     store,
     embedder: precomputedEmbedder(new Map(queries.map((q) => [q.text, q.vector])), args.dimensions),
   });
+  let nodeCpu = 0;
+  let machineCpu: number | undefined = 0;
   let hits = 0;
   let overlap = 0;
   let expected = 0;
@@ -259,8 +296,15 @@ async function searches(
         store.threads.listMessages({ scope: query.scope, order: 'desc', limit: 20 }),
       ]),
     );
+    const cpuBefore = cpuTimes();
     const e = await timed(() => memory.recall(query.scope, { query: query.text }));
+    const cpuAfter = cpuTimes();
     if (warm) continue;
+    nodeCpu += cpuAfter.node - cpuBefore.node;
+    machineCpu =
+      machineCpu === undefined || cpuAfter.machine === undefined || cpuBefore.machine === undefined
+        ? undefined
+        : machineCpu + cpuAfter.machine - cpuBefore.machine;
     keyword.push(k);
     vector.push(v);
     recall.push(r);
@@ -283,6 +327,10 @@ async function searches(
     vector: summarize(vector),
     recall: summarize(recall),
     engineRecall: summarize(engineRecall),
+    recallCpuMs: {
+      node: Math.round((nodeCpu / args.queries) * 10) / 10,
+      machine: machineCpu === undefined ? undefined : Math.round((machineCpu / args.queries) * 10) / 10,
+    },
     vectorNewStore: summarize(vectorNewStore),
     keywordHitsMean: Math.round((hits / args.queries) * 10) / 10,
     vectorRecallAt20: expected === 0 ? 1 : Math.round((overlap / expected) * 1000) / 1000,
@@ -478,7 +526,9 @@ async function main(): Promise<void> {
             `keyword p50 ${numbers.keyword.p50} ms p95 ${numbers.keyword.p95} ms (${numbers.keywordHitsMean} hits) | ` +
             `vector p50 ${numbers.vector.p50} ms p95 ${numbers.vector.p95} ms (recall@20 ${numbers.vectorRecallAt20}) | ` +
             `recall store work p50 ${numbers.recall.p50} ms p95 ${numbers.recall.p95} ms | ` +
-            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms | ` +
+            `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms (CPU a recall: Node ${numbers.recallCpuMs.node} ms${
+              numbers.recallCpuMs.machine === undefined ? '' : `, machine ${numbers.recallCpuMs.machine} ms`
+            }) | ` +
             `vector (limit 60) by a new store p50 ${numbers.vectorNewStore.p50} ms p95 ${numbers.vectorNewStore.p95} ms | ${mib} MiB + ${postingsMiB} MiB postings`,
         );
         for (const [name, c] of Object.entries(numbers.storeCalls ?? {}))

@@ -444,12 +444,34 @@ describe('vector search in one statement', () => {
       statements.length = 0;
       values.length = 0;
     };
-    /** The vector searches among the statements: the count (with the exact search), the walk. */
+    /**
+     * The vector searches among the statements: the count (with the exact search and the walk
+     * beside it), a walk alone, an exact search alone.
+     */
     const searches = () =>
       statements.flatMap((text) =>
-        text.includes('vector_counts') ? ['counted'] : text.includes('hnsw.iterative_scan') ? ['index'] : [],
+        text.includes('vector_counts')
+          ? ['counted']
+          : text.includes('hnsw.iterative_scan')
+            ? ['index']
+            : /\bbest AS\b/.test(text)
+              ? ['exact']
+              : [],
       );
-    return { store, statements, client, plan, clear, searches };
+    /**
+     * Which branch the last counted statement ran, from its analyzed plan: 'walk' when only the
+     * HNSW index was read of the episodes, 'exact' when only rows were, 'neither' or 'both'.
+     */
+    const branch = async () => {
+      const i = statements.findLastIndex((text) => text.includes('vector_counts'));
+      const ran = (await plan(i, true))
+        .split('\n')
+        .filter((line) => / on episodes\b/.test(line) && !line.includes('never executed'));
+      const walked = ran.some((line) => line.includes('episodes_hnsw_'));
+      const read = ran.some((line) => !line.includes('episodes_hnsw_'));
+      return walked ? (read ? 'both' : 'walk') : read ? 'exact' : 'neither';
+    };
+    return { store, statements, client, plan, clear, searches, branch };
   }
 
   /** `count` notes with embeddings, the `i`th stored at user `userOf(i)`, and a query vector. */
@@ -551,6 +573,32 @@ describe('vector search in one statement', () => {
     }
   });
 
+  it('completes a walk beside the count that stops short with the exact answer', async () => {
+    const schema = target.freshSchema('short');
+    const loader = target.openStore({ schema });
+    // Ann's 150 episodes, all but three archived: the counts (of every status) put her past the
+    // bound (at least ten; √(1.7 × 5 × 150) ≈ 36 once the index is analyzed), so the counted
+    // statement walks, and the walk finds only the three active ones of the five asked for.
+    const { query, episodes } = await notes(150, () => 'ann');
+    await loader.episodes.put({
+      episodes: episodes.map((e, i) => (i < 3 ? e : { ...e, status: 'archived' as const })),
+    });
+    const recorded = await recordedStore(schema, 10);
+    const search = (store: Store) =>
+      store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query, limit: 5 });
+    try {
+      const found = await search(recorded.store);
+      expect(recorded.searches()).toEqual(['counted', 'exact']);
+      expect(await recorded.branch()).toBe('walk');
+      const truth = await search(target.openStore({ schema, exactSearchBelow: 1_000 }));
+      expect(found.map((hit) => hit.episode.id)).toEqual(truth.map((hit) => hit.episode.id));
+      expect(found.map((hit) => hit.episode.id).sort()).toEqual(episodes.slice(0, 3).map((e) => e.id));
+    } finally {
+      await recorded.store.close();
+      await loader.close();
+    }
+  });
+
   it('answers a scope with few candidates exactly in one statement, and one with many from the index without reading its rows first', async () => {
     const schema = target.freshSchema('few');
     const { query, episodes } = await notes(30, () => 'ann');
@@ -571,34 +619,30 @@ describe('vector search in one statement', () => {
         await recorded.store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 })
       ).map((hit) => hit.episode.id);
     const kinds = (recorded = stores[0]!) => recorded.searches();
-    /** The lines of the analyzed plan of the recorded statement that holds the count. */
-    const countedPlan = async (recorded = stores[0]!) => {
-      const i = recorded.statements.findIndex((text) => text.includes('vector_counts'));
-      return (await recorded.plan(i, true)).split('\n');
-    };
-    const episodeScans = (lines: string[]) => lines.filter((line) => / on episodes\b/.test(line));
     try {
-      // Eight candidates, at most ten allowed: the count and the exact distances in one statement.
+      // Eight candidates, at most ten allowed: the count and the exact distances in one statement,
+      // the walk beside them never started.
       expect(await search()).toEqual(await truth());
       expect(kinds()).toEqual(['counted']);
-      expect(episodeScans(await countedPlan()).some((line) => !line.includes('never executed'))).toBe(true);
+      expect(await stores[0]!.branch()).toBe('exact');
       stores[0]!.clear();
-      // Thirty: the counts say so before an episode row is read, and the index answers.
+      // Thirty: the counts say so before an episode row is read, and the same statement walks the
+      // index instead.
       await loader.episodes.put({ episodes: episodes.slice(8) });
       expect(await search()).toEqual(await truth());
-      expect(kinds()).toEqual(['counted', 'index']);
-      const scans = episodeScans(await countedPlan());
-      expect(scans.length).toBeGreaterThan(0);
-      for (const line of scans) expect(line).toContain('never executed');
+      expect(kinds()).toEqual(['counted']);
+      expect(await stores[0]!.branch()).toBe('walk');
       // Nothing remembered makes that so: another store's first search does the same.
       stores.push(await recordedStore(schema, 10));
       expect(await search(stores[1])).toEqual(await truth());
-      expect(kinds(stores[1])).toEqual(['counted', 'index']);
+      expect(kinds(stores[1])).toEqual(['counted']);
+      expect(await stores[1]!.branch()).toBe('walk');
       // Deleted down to five, the scope is answered exactly again.
       await loader.episodes.delete({ scope: { userId: 'ann' }, ids: episodes.slice(5).map((e) => e.id) });
       stores[0]!.clear();
       expect(await search()).toEqual(await truth());
       expect(kinds()).toEqual(['counted']);
+      expect(await stores[0]!.branch()).toBe('exact');
     } finally {
       for (const recorded of stores) await recorded.store.close();
       await loader.close();
@@ -618,7 +662,8 @@ describe('vector search in one statement', () => {
     try {
       // The index made empty, its size unknown to the planner: past ten candidates, the walk.
       await search();
-      expect(kinds()).toEqual(['counted', 'index']);
+      expect(kinds()).toEqual(['counted']);
+      expect(await recorded.branch()).toBe('walk');
       // Analyzed, the index holds 230 entries: a walk for five of ann's would visit about 38 of
       // them (one in 230 / 30 is hers), more than her 30 rows, and the bound √(1.7 × 5 × 230) ≈ 44
       // takes the exact search.
@@ -626,6 +671,7 @@ describe('vector search in one statement', () => {
       recorded.clear();
       const found = await search();
       expect(kinds()).toEqual(['counted']);
+      expect(await recorded.branch()).toBe('exact');
       const truth = await target
         .openStore({ schema, exactSearchBelow: 1_000 })
         .episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 });

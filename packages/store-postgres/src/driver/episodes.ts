@@ -339,6 +339,63 @@ function listSql(schema: string, args: ListArgs, p: Params): string {
   return timelineSql(schema, args, conditions, `${p.add(args.limit + 1)}::integer`, p);
 }
 
+type VectorSearch = SearchFilter & { vector: number[]; limit: number };
+
+/**
+ * The CTE `best`: the `limit` nearest candidates (tenant and id) by the float4 distance to `query`
+ * (a `vector` expression), every distance computed, when `when` (a one-time condition) holds.
+ * Ordering by the bare column cannot use the per-dimension index. A zero vector has no direction
+ * (distance NaN) and ranks as similarity 0. Only the winners' full rows are read after: the exact
+ * float64 embedding lives out of line (TOAST), and reading it for every candidate would cost more
+ * than the distances.
+ */
+function exactBestSql(
+  names: SchemaNames,
+  args: VectorSearch,
+  query: string,
+  when: string,
+  p: Params,
+): string {
+  const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${names.vector}.<=>) ${query}, 'NaN'), 1)`;
+  return `best AS (
+      SELECT tenant_id, id, ${distance} AS distance FROM ${names.schema}.episodes
+       WHERE dims = ${args.vector.length} AND ${filterSql(args, p)} AND ${when}
+       ORDER BY distance, id LIMIT ${p.add(args.limit)})`;
+}
+
+/**
+ * The HNSW walk for the `limit` nearest rows passing the filter, when `when` (a one-time
+ * condition) holds. pgvector 0.8 iterative index scans keep walking the graph until enough rows
+ * pass the scope filter, instead of returning fewer than asked for; the walk's settings are made
+ * by an uncorrelated subquery in WHERE, which PostgreSQL runs once, before the first row is
+ * fetched from the index (pgvector reads them as the walk starts and goes on). Outside a
+ * transaction `set_config(…, true)` lasts for this statement only; inside the caller's, until it
+ * ends, and only HNSW walks (which always set them first) read these settings.
+ *
+ * The filter is wrapped in `IS TRUE` so that no B-tree index can serve it: the only plans left are
+ * this index walk and a sort of the whole table's rows, which the planner takes only for a table
+ * small enough that sorting it is cheap. (Planned against the scope index, a big tenant's rows
+ * would all be read and sorted whenever the planner underestimates how many pass the filter,
+ * which it does: the scope columns are correlated. A small candidate set takes the exact path.)
+ */
+function walkSql(
+  names: SchemaNames,
+  args: VectorSearch,
+  query: string,
+  when: string,
+  maxScanTuples: number,
+  p: Params,
+): string {
+  const d = args.vector.length;
+  const settings = `(SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
+      || set_config('hnsw.ef_search', ${p.add(String(Math.min(1000, Math.max(40, args.limit * 2))))}, true)
+      || set_config('hnsw.max_scan_tuples', ${p.add(String(maxScanTuples))}, true))`;
+  return `SELECT ${COLUMNS} FROM ${names.schema}.episodes
+      WHERE dims = ${d} AND (${filterSql(args, p)}) IS TRUE AND ${settings} IS NOT NULL AND ${when}
+      ORDER BY ${indexedVectorSql(names.vector, d)} OPERATOR(${names.vector}.<=>) ${query}::${names.vector}.halfvec(${d})
+      LIMIT ${p.add(args.limit)}`;
+}
+
 /**
  * The listings (without cursors) of calls that share their filter and order, as one subquery
  * planned once and run for each call's time window and limit. Each row carries its call's index
@@ -377,54 +434,24 @@ export function episodeDriver(
   indexes: VectorIndexes,
   options: EpisodeSearchOptions & { statistics?: PlannerStatistics },
 ): EpisodeDriver {
-  async function nearest(
-    names: SchemaNames,
-    args: SearchFilter & { vector: number[]; limit: number },
-    exact: boolean,
-  ): Promise<EpisodeRow[]> {
-    const { schema, vector: v } = names;
-    const d = args.vector.length;
+  /** The exact answer: every candidate's distance computed (no index can order by the bare column). */
+  async function nearest(names: SchemaNames, args: VectorSearch): Promise<EpisodeRow[]> {
     const p = new Params();
-    if (exact) {
-      const where = `dims = ${d} AND ${filterSql(args, p)}`;
-      // Ordering by the bare column cannot use the per-dimension index: an exact scan. A zero
-      // vector has no direction (distance NaN) and ranks as similarity 0.
-      const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
-      // Only the winners' full rows are read: the exact float64 embedding lives out of line
-      // (TOAST), and reading it for every candidate would cost more than the distances.
-      const result = await db.query<EpisodeRow>(
-        `WITH best AS (
-           SELECT tenant_id, id, COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1) AS distance
-             FROM ${schema}.episodes WHERE ${where}
-            ORDER BY distance, id LIMIT ${p.add(args.limit)})
-         SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id
-          ORDER BY best.distance, best.id`,
-        p.values,
-      );
-      return result.rows;
-    }
-    const query = `${p.add(vectorLiteral(args.vector))}::${v}.halfvec(${d})`;
-    // One statement. pgvector 0.8 iterative index scans keep walking the graph until enough rows
-    // pass the scope filter, instead of returning fewer than asked for; the walk's settings are
-    // made by the uncorrelated subquery in WHERE, which PostgreSQL runs once, before the first
-    // row is fetched from the index (pgvector reads them as the walk starts and goes on). Outside a
-    // transaction `set_config(…, true)` lasts for this statement only; inside the caller's, until
-    // it ends, and only HNSW walks (which always set them first) read these settings.
-    //
-    // The filter is wrapped in `IS TRUE` so that no B-tree index can serve it: the only plans
-    // left are this index walk and a sort of the whole table's rows, which the planner takes only
-    // for a table small enough that sorting it is cheap. (Planned against the scope index, a
-    // big tenant's rows would all be read and sorted whenever the planner underestimates how
-    // many pass the filter, which it does: the scope columns are correlated. A small candidate
-    // set took the exact path already.)
-    const settings = `(SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
-        || set_config('hnsw.ef_search', ${p.add(String(Math.min(1000, Math.max(40, args.limit * 2))))}, true)
-        || set_config('hnsw.max_scan_tuples', ${p.add(String(options.hnswMaxScanTuples))}, true))`;
+    const query = `${p.add(vectorLiteral(args.vector))}::${names.vector}.vector`;
     const result = await db.query<EpisodeRow>(
-      `SELECT ${COLUMNS} FROM ${schema}.episodes
-        WHERE dims = ${d} AND (${filterSql(args, p)}) IS TRUE AND ${settings} IS NOT NULL
-        ORDER BY ${indexedVectorSql(v, d)} OPERATOR(${v}.<=>) ${query}
-        LIMIT ${p.add(args.limit)}`,
+      `WITH ${exactBestSql(names, args, query, 'true', p)}
+       SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${names.schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id`,
+      p.values,
+    );
+    return result.rows;
+  }
+
+  /** The HNSW walk alone (`exactSearchBelow` 0). */
+  async function walk(names: SchemaNames, args: VectorSearch): Promise<EpisodeRow[]> {
+    const p = new Params();
+    const query = `${p.add(vectorLiteral(args.vector))}::${names.vector}.vector`;
+    const result = await db.query<EpisodeRow>(
+      walkSql(names, args, query, 'true', options.hnswMaxScanTuples, p),
       p.values,
     );
     return result.rows;
@@ -434,37 +461,33 @@ export function episodeDriver(
   const largeTenants = new Set<string>();
 
   /**
-   * The exact answer when the reader's visible scopes hold few enough episodes with embeddings of
-   * this size (`exactBoundSql`: at least `exactSearchBelow`, more in a big index), else undefined:
-   * one statement, which sums those scopes' rows of `vector_counts` and computes distances only
-   * when the sum allows (a one-time filter: past the bound, no episode row is read). The sum counts
-   * every status, so it is an upper bound on the filter's candidates.
+   * One statement: it sums the reader's visible scopes' rows of `vector_counts` and, when the sum
+   * is within the bound (`exactBoundSql`: at least `exactSearchBelow`, more in a big index),
+   * answers exactly; past it, it walks the HNSW index. Each branch sits under a one-time filter on
+   * the sum, so the other is never run: past the bound no distance is computed row by row, and a
+   * small scope never touches the index. The sum counts every status, so it is an upper bound on
+   * the filter's candidates. `walked` tells which branch ran.
    */
-  async function exactWhenFew(
+  async function exactOrWalk(
     names: SchemaNames,
-    args: SearchFilter & { vector: number[]; limit: number },
-  ): Promise<EpisodeRow[] | undefined> {
+    args: VectorSearch,
+  ): Promise<{ rows: EpisodeRow[]; walked: boolean }> {
     const { schema, vector: v } = names;
     const d = args.vector.length;
     const p = new Params();
     const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
-    const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${v}.<=>) ${query}, 'NaN'), 1)`;
-    const result = await db.query<EpisodeRow & { candidates: unknown; most: unknown }>(
+    const result = await db.query<EpisodeRow & { walked: boolean }>(
       `WITH counted AS (
-         SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} AS n,
-                ${exactBoundSql(schema, d, args.limit, options.exactSearchBelow, p)} AS most),
-       best AS (
-         SELECT tenant_id, id, ${distance} AS distance FROM ${schema}.episodes
-          WHERE dims = ${d} AND ${filterSql(args, p)} AND (SELECT n <= most FROM counted)
-          ORDER BY distance, id LIMIT ${p.add(args.limit)})
-       SELECT counted.n AS candidates, counted.most, ${QUALIFIED_COLUMNS}
-         FROM counted LEFT JOIN (best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id) ON true
-        ORDER BY best.distance, best.id`,
+         SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} <= ${exactBoundSql(schema, d, args.limit, options.exactSearchBelow, p)} AS exact),
+       ${exactBestSql(names, args, query, '(SELECT exact FROM counted)', p)}
+       SELECT NOT counted.exact AS walked, hit.* FROM counted LEFT JOIN (
+           SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id
+           UNION ALL
+           (${walkSql(names, args, query, '(SELECT NOT exact FROM counted)', options.hnswMaxScanTuples, p)})) hit ON true`,
       p.values,
     );
-    const first = result.rows[0]!;
-    if (Number(first.candidates) > Number(first.most)) return undefined;
-    return result.rows.filter((row) => row.id !== null);
+    const walked = result.rows[0]!.walked;
+    return { rows: result.rows.filter((row) => row.id !== null), walked };
   }
 
   /**
@@ -623,16 +646,17 @@ export function episodeDriver(
 
     async searchVector(args) {
       const names = await db.names();
-      const d = args.vector.length;
-      if (d > MAX_HNSW_DIMENSIONS) return cosineScored(await nearest(names, args, true), args.vector);
+      if (args.vector.length > MAX_HNSW_DIMENSIONS)
+        return cosineScored(await nearest(names, args), args.vector);
       // With `exactSearchBelow` 0 every search walks the index: no count to take.
-      const few = options.exactSearchBelow > 0 ? await exactWhenFew(names, args) : undefined;
-      if (few) return cosineScored(few, args.vector);
-      const rows = await nearest(names, args, false);
+      const { rows, walked } =
+        options.exactSearchBelow > 0
+          ? await exactOrWalk(names, args)
+          : { rows: await walk(names, args), walked: true };
       // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the
       // nearby vectors; then the exact query gives the complete answer.
-      if (rows.length >= args.limit) return cosineScored(rows, args.vector);
-      return cosineScored(await nearest(names, args, true), args.vector);
+      if (walked && rows.length < args.limit) return cosineScored(await nearest(names, args), args.vector);
+      return cosineScored(rows, args.vector);
     },
 
     async findByHash({ scope, contentHashes }) {
