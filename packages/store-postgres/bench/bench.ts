@@ -107,22 +107,14 @@ function cpuTimes(): { node: number; machine: number | undefined } {
   const { user, system } = process.cpuUsage();
   let machine: number | undefined;
   try {
-    const fields = readFileSync('/proc/stat', 'utf8')
+    // The first line: cpu user nice system idle iowait irq softirq …
+    const [user_, nice, system_, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
       .split('\n', 1)[0]!
       .trim()
       .split(/\s+/)
       .slice(1)
       .map(Number);
-    const [busyUser, nice, busySystem, , , irq, softirq] = fields as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    machine = (busyUser + nice + busySystem + irq + softirq) * 10;
+    machine = (user_! + nice! + system_! + irq! + softirq!) * 10;
   } catch {
     machine = undefined;
   }
@@ -259,7 +251,7 @@ async function searches(
     embedder: precomputedEmbedder(new Map(queries.map((q) => [q.text, q.vector])), args.dimensions),
   });
   let nodeCpu = 0;
-  let machineCpu: number | undefined = 0;
+  let machineCpu = 0;
   let hits = 0;
   let overlap = 0;
   let expected = 0;
@@ -301,10 +293,8 @@ async function searches(
     const cpuAfter = cpuTimes();
     if (warm) continue;
     nodeCpu += cpuAfter.node - cpuBefore.node;
-    machineCpu =
-      machineCpu === undefined || cpuAfter.machine === undefined || cpuBefore.machine === undefined
-        ? undefined
-        : machineCpu + cpuAfter.machine - cpuBefore.machine;
+    // NaN off Linux, reported as undefined.
+    machineCpu += (cpuAfter.machine ?? Number.NaN) - (cpuBefore.machine ?? Number.NaN);
     keyword.push(k);
     vector.push(v);
     recall.push(r);
@@ -329,7 +319,7 @@ async function searches(
     engineRecall: summarize(engineRecall),
     recallCpuMs: {
       node: Math.round((nodeCpu / args.queries) * 10) / 10,
-      machine: machineCpu === undefined ? undefined : Math.round((machineCpu / args.queries) * 10) / 10,
+      machine: Number.isNaN(machineCpu) ? undefined : Math.round((machineCpu / args.queries) * 10) / 10,
     },
     vectorNewStore: summarize(vectorNewStore),
     keywordHitsMean: Math.round((hits / args.queries) * 10) / 10,

@@ -363,9 +363,14 @@ function exactBestSql(
        ORDER BY distance, id LIMIT ${p.add(args.limit)})`;
 }
 
+/** The full rows of the candidates in CTE `best` (see `exactBestSql`). */
+function bestRowsSql(schema: string): string {
+  return `SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id`;
+}
+
 /**
  * The HNSW walk for the `limit` nearest rows passing the filter, when `when` (a one-time
- * condition) holds. pgvector 0.8 iterative index scans keep walking the graph until enough rows
+ * condition, tested before the settings are made, so a branch not taken sets nothing) holds. pgvector 0.8 iterative index scans keep walking the graph until enough rows
  * pass the scope filter, instead of returning fewer than asked for; the walk's settings are made
  * by an uncorrelated subquery in WHERE, which PostgreSQL runs once, before the first row is
  * fetched from the index (pgvector reads them as the walk starts and goes on). Outside a
@@ -391,7 +396,7 @@ function walkSql(
       || set_config('hnsw.ef_search', ${p.add(String(Math.min(1000, Math.max(40, args.limit * 2))))}, true)
       || set_config('hnsw.max_scan_tuples', ${p.add(String(maxScanTuples))}, true))`;
   return `SELECT ${COLUMNS} FROM ${names.schema}.episodes
-      WHERE dims = ${d} AND (${filterSql(args, p)}) IS TRUE AND ${settings} IS NOT NULL AND ${when}
+      WHERE dims = ${d} AND (${filterSql(args, p)}) IS TRUE AND ${when} AND ${settings} IS NOT NULL
       ORDER BY ${indexedVectorSql(names.vector, d)} OPERATOR(${names.vector}.<=>) ${query}::${names.vector}.halfvec(${d})
       LIMIT ${p.add(args.limit)}`;
 }
@@ -439,8 +444,7 @@ export function episodeDriver(
     const p = new Params();
     const query = `${p.add(vectorLiteral(args.vector))}::${names.vector}.vector`;
     const result = await db.query<EpisodeRow>(
-      `WITH ${exactBestSql(names, args, query, 'true', p)}
-       SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${names.schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id`,
+      `WITH ${exactBestSql(names, args, query, 'true', p)} ${bestRowsSql(names.schema)}`,
       p.values,
     );
     return result.rows;
@@ -481,7 +485,7 @@ export function episodeDriver(
          SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} <= ${exactBoundSql(schema, d, args.limit, options.exactSearchBelow, p)} AS exact),
        ${exactBestSql(names, args, query, '(SELECT exact FROM counted)', p)}
        SELECT NOT counted.exact AS walked, hit.* FROM counted LEFT JOIN (
-           SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id
+           ${bestRowsSql(schema)}
            UNION ALL
            (${walkSql(names, args, query, '(SELECT NOT exact FROM counted)', options.hnswMaxScanTuples, p)})) hit ON true`,
       p.values,
