@@ -476,7 +476,9 @@ async function main(): Promise<void> {
           const indexBuildSeconds = rebuild ? await rebuild() : undefined;
           await addRecallContext(store, shape);
           // What autovacuum does after a load: statistics, and the visibility map index-only scans use.
-          await admin.query(`VACUUM (ANALYZE) "${schema}".episodes, "${schema}".keyword_postings`);
+          await admin.query(
+            `VACUUM (ANALYZE) "${schema}".episodes, "${schema}".keyword_postings, "${schema}".episode_vectors`,
+          );
           load = {
             insertPerSecondText: insertText,
             insertPerSecondVectors: insertVectors,

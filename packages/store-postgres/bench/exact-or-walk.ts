@@ -92,7 +92,7 @@ async function load(store: Store, admin: pg.Pool, schema: string, size: number, 
     if (start === 0) rebuild = await deferIndex(admin, schema, DIMENSIONS);
   }
   const indexSeconds = await rebuild!();
-  await admin.query(`VACUUM (ANALYZE) "${schema}".episodes`);
+  await admin.query(`VACUUM (ANALYZE) "${schema}".episodes, "${schema}".episode_vectors`);
   return indexSeconds;
 }
 

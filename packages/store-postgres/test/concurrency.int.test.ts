@@ -1,7 +1,7 @@
 import { createMemory, type Scope, type Store, StrataError } from '@strata-memory/core';
 import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type TestTarget, vectorCountDrift } from './target.ts';
+import { openTarget, type TestTarget, vectorDrift } from './target.ts';
 
 /**
  * 32 concurrent observe + recall loops across 8 tenants, then a full audit: nothing lost, nothing
@@ -181,7 +181,7 @@ describe('concurrent observe + recall', () => {
     const total = await store.episodes.count({ scope: { userId: 'tenant0' } });
     expect(total).toBe((LOOPS / TENANTS) * ROUNDS);
     // Each tenant's vector candidates were counted by writers racing on the same scope's row.
-    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
     // With several loops per tenant racing on one fact, optimistic concurrency had to retry:
     // the conflicts were real and were all recovered.
     expect(retries).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../src/postgres-store.ts';
 import { migrateSchema } from '../src/schema/migrate.ts';
 import { SCHEMA_VERSION } from '../src/schema/migrations.ts';
-import { openTarget, type TestTarget, vectorCountDrift } from './target.ts';
+import { openTarget, type TestTarget, vectorDrift } from './target.ts';
 
 /** The migrations a schema at `version` still needs. */
 const versionsAfter = (version: number) =>
@@ -86,8 +86,8 @@ describe('migrations', () => {
          USING hnsw ((embedding_f4::"${vector}".vector(8)) "${vector}".vector_cosine_ops) WHERE dims = 8`,
     );
     await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 4`);
-    const result = await migratePostgres({ ...connection(), schema });
-    expect(result.applied).toContain(4);
+    const result = await migrateSchema(target.sql, schema, { upTo: 4 });
+    expect(result.applied).toEqual([4]);
     const indexes = await target.sql.query<{ definition: string }>(
       `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND indexname = 'episodes_hnsw_8'`,
       [schema],
@@ -242,7 +242,7 @@ describe('migrations', () => {
     await target.sql.query(`DROP TABLE "${schema}".vector_counts`);
     await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 7`);
     expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(6));
-    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
     const counted = async () =>
       (
         await target.sql.query<{ thread: string; n: string }>(
@@ -259,6 +259,65 @@ describe('migrations', () => {
       ['', 6],
       ['t', 3],
     ]);
+  });
+
+  it("moves a version 7 schema's vectors to the partitioned table, each dimension's index into every partition", async () => {
+    const schema = target.freshSchema('split');
+    const writer = target.openStore({ schema });
+    const [v8] = await testEmbedder(8).embed({ texts: ['eight'] });
+    const [v16] = await testEmbedder(16).embed({ texts: ['sixteen'] });
+    const users = ['ann', 'bob', 'cy', 'dee', 'eve'];
+    await writer.episodes.put({
+      episodes: Array.from({ length: 40 }, (_, i) => ({
+        id: `e${i}`,
+        scope: { orgId: 'acme', userId: users[i % users.length]! },
+        text: `turn ${i}`,
+        occurredAt: i,
+        provenance: { source: 'api' as const },
+        status: i % 7 === 0 ? ('archived' as const) : ('active' as const),
+        ...(i % 3 === 0 ? {} : { embedding: i % 3 === 1 ? v8! : v16! }),
+      })),
+    });
+    const before = await writer.episodes.searchVector({
+      scope: { orgId: 'acme', userId: 'ann' },
+      vector: v8!,
+    });
+    await writer.close();
+    const vector = (
+      await target.sql.query<{ name: string }>(
+        `SELECT n.nspname AS name FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+      )
+    ).rows[0]!.name;
+    // The schema as version 7 left it: no vectors table, one HNSW index per dimension on the episodes.
+    await target.sql.query(`DROP TABLE "${schema}".episode_vectors`);
+    for (const d of [8, 16])
+      await target.sql.query(
+        `CREATE INDEX episodes_hnsw_${d} ON "${schema}".episodes
+           USING hnsw ((embedding_f4::"${vector}".halfvec(${d})) "${vector}".halfvec_cosine_ops) WHERE dims = ${d}`,
+      );
+    await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 8`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(7));
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
+    const indexes = await target.sql.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%USING hnsw%' ORDER BY indexname`,
+      [schema],
+    );
+    expect(indexes.rows.map((row) => row.name).sort()).toEqual(
+      [8, 16].flatMap((d) => Array.from({ length: 16 }, (_, r) => `episode_vectors_p${r}_hnsw_${d}`)).sort(),
+    );
+    // Run again (its record removed), the copy is made afresh, not doubled.
+    await target.sql.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 8`);
+    expect((await migrateSchema(target.sql, schema)).applied).toEqual(versionsAfter(7));
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
+    // Searches find what they found before, walking or not.
+    for (const exactSearchBelow of [0, 1_000]) {
+      const reader = target.openStore({ schema, exactSearchBelow });
+      const after = await reader.episodes.searchVector({
+        scope: { orgId: 'acme', userId: 'ann' },
+        vector: v8!,
+      });
+      expect(after.map((hit) => hit.episode.id)).toEqual(before.map((hit) => hit.episode.id));
+    }
   });
 
   it('leads every primary key and index but two with the tenant key', async () => {

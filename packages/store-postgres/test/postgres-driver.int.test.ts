@@ -1,11 +1,11 @@
-import { type Store, StrataError } from '@strata-memory/core';
+import { type Scope, type Store, StrataError } from '@strata-memory/core';
 import { testEmbedder } from '@strata-memory/core/test';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolClient } from '../src/client/pool-client.ts';
 import type { SqlClient } from '../src/client/sql-client.ts';
 import { postgresStore } from '../src/postgres-store.ts';
-import { openTarget, type TestTarget, vectorCountDrift } from './target.ts';
+import { openTarget, type TestTarget, vectorDrift } from './target.ts';
 
 /**
  * What is particular to the PostgreSQL driver: the SQL it relies on (partial unique index,
@@ -260,15 +260,19 @@ describe('vector search', () => {
     expect((await store.episodes.searchVector({ scope, vector: v16! })).map((s) => s.episode.text)).toEqual([
       'a16',
     ]);
+    // One index per dimension in each of the 16 partitions of the vectors, and none anywhere else.
     const indexes = await target.sql.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'episodes_hnsw_%' ORDER BY indexname`,
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%USING hnsw%' ORDER BY indexname`,
       [schema],
     );
-    expect(indexes.rows.map((r) => r.indexname)).toEqual(
-      expect.arrayContaining(['episodes_hnsw_16', 'episodes_hnsw_32']),
+    const partitions = Array.from({ length: 16 }, (_, r) => r);
+    expect(indexes.rows.map((r) => r.indexname).sort()).toEqual(
+      [16, 32].flatMap((d) => partitions.map((r) => `episode_vectors_p${r}_hnsw_${d}`)).sort(),
     );
     for (const row of indexes.rows)
-      expect(row.indexdef).toMatch(/USING hnsw .*halfvec_cosine_ops\) WHERE \(dims = \d+\)/);
+      expect(row.indexdef).toMatch(
+        /INDEX episode_vectors_p(\d+)_hnsw_(\d+) ON \S+\.episode_vectors_p\1 USING hnsw .*halfvec\(\2\)\) \S*halfvec_cosine_ops\) WHERE \(dims = \2\)/,
+      );
   });
 
   it('makes the index for a new dimension again when the transaction that first made it rolled back', async () => {
@@ -285,7 +289,7 @@ describe('vector search', () => {
     const indexes = async () =>
       (
         await target.sql.query<{ indexname: string }>(
-          `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'episodes_hnsw_24'`,
+          `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'episode_vectors_p%_hnsw_24'`,
           [schema],
         )
       ).rows.length;
@@ -293,12 +297,13 @@ describe('vector search', () => {
     await store.episodes.put({
       episodes: [{ scope, text: 'kept', occurredAt: 2, provenance: api, embedding: v24 }],
     });
-    expect(await indexes()).toBe(1);
+    expect(await indexes()).toBe(16);
   });
 
   it("finds a small tenant's episodes when another tenant holds many nearer vectors", async () => {
-    // exactSearchBelow 0 forces the HNSW path, and a walk bounded to 200 index entries stops long
-    // before it gets past the crowd: the exact fallback has to complete the answer.
+    // exactSearchBelow 0 forces the HNSW path, bounded to 200 index entries. Whether the crowd's
+    // vectors share the small tenant's partition or not, the walk cannot find ten of its rows: the
+    // exact fallback has to complete the answer, and no other tenant's row may come with it.
     const indexed = target.openStore({ exactSearchBelow: 0, hnswMaxScanTuples: 200 });
     const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
     const crowd = Array.from({ length: 1500 }, (_, i) => ({
@@ -355,7 +360,7 @@ describe('vector search', () => {
         embedding,
       })),
     });
-    await target.sql.query(`ANALYZE "${bigSchema}".episodes`);
+    await target.sql.query(`ANALYZE "${bigSchema}".episode_vectors`);
     const vectorSchema = (
       await target.sql.query<{ name: string }>(
         `SELECT n.nspname AS name FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
@@ -367,12 +372,14 @@ describe('vector search', () => {
       await tx.query('SET LOCAL enable_sort = off');
       const literal = `[${vectors[3]!.join(',')}]`;
       const result = await tx.query<Record<string, string>>(
-        `EXPLAIN SELECT id FROM "${bigSchema}".episodes WHERE dims = 32 AND tenant_id = 'user:big'
+        `EXPLAIN SELECT id FROM "${bigSchema}".episode_vectors WHERE dims = 32 AND tenant_id = 'user:big' AND user_id = 'big'
           ORDER BY embedding_f4::"${vectorSchema}".halfvec(32) OPERATOR("${vectorSchema}".<=>) '${literal}'::"${vectorSchema}".halfvec(32) LIMIT 5`,
       );
       return result.rows.map((r) => Object.values(r)[0]).join('\n');
     });
-    expect(plan).toContain('episodes_hnsw_32');
+    // Tenant and user by equality: one partition kept, its index walked.
+    expect(new Set(plan.match(/episode_vectors_p\d+_hnsw_32/g))).toHaveProperty('size', 1);
+    expect(new Set(plan.match(/ on episode_vectors_p\d+/g))).toHaveProperty('size', 1);
     const hits = await indexed.episodes.searchVector({
       scope: { userId: 'big' },
       vector: vectors[3]!,
@@ -459,29 +466,28 @@ describe('vector search in one statement', () => {
               : [],
       );
     /**
-     * Which branch the last counted statement ran, from its analyzed plan: 'walk' when only the
-     * HNSW index was read of the episodes, 'exact' when only rows were, 'neither' or 'both'.
+     * Which side the last counted statement ran, from its analyzed plan: 'walk' when only an HNSW
+     * index of the vectors was read, 'exact' when only the exact search's scan of the episodes
+     * (unaliased; the winners' rows are read as `episodes e`), 'neither' or 'both'.
      */
     const branch = async () => {
       const i = statements.findLastIndex((text) => text.includes('vector_counts'));
-      const ran = (await plan(i, true))
-        .split('\n')
-        .filter((line) => / on episodes\b/.test(line) && !line.includes('never executed'));
-      const walked = ran.some((line) => line.includes('episodes_hnsw_'));
-      const read = ran.some((line) => !line.includes('episodes_hnsw_'));
+      const ran = (await plan(i, true)).split('\n').filter((line) => !line.includes('never executed'));
+      const walked = ran.some((line) => /_hnsw_\d+ on episode_vectors_p\d+/.test(line));
+      const read = ran.some((line) => / on episodes \(/.test(line));
       return walked ? (read ? 'both' : 'walk') : read ? 'exact' : 'neither';
     };
     return { store, statements, client, plan, clear, searches, branch };
   }
 
   /** `count` notes with embeddings, the `i`th stored at user `userOf(i)`, and a query vector. */
-  async function notes(count: number, userOf: (i: number) => string) {
+  async function notes(count: number, scopeOf: (i: number) => Scope) {
     const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
     const texts = Array.from({ length: count }, (_, i) => `note ${i} about topic ${i % 7}`);
     const vectors = await embedder.embed({ texts });
     const episodes = texts.map((text, i) => ({
       id: `n${String(i).padStart(3, '0')}`,
-      scope: { userId: userOf(i) },
+      scope: scopeOf(i),
       text,
       occurredAt: i,
       provenance: api,
@@ -490,14 +496,15 @@ describe('vector search in one statement', () => {
     return { query: query!, episodes };
   }
 
-  it('walks the index with its settings applied inside the one statement, and leaves none behind', async () => {
+  it('walks one partition of the vectors with its settings applied inside the one statement, and leaves none behind', async () => {
     const schema = target.freshSchema('walk');
     const [query] = await embedder.embed({ texts: ['alpha beta gamma'] });
     const loader = target.openStore({ schema });
-    // 300 vectors of another user, all nearer to the query than any of ann's 60.
+    // 300 vectors in a thread of ann's she cannot see from her user scope (so in her partition),
+    // all nearer to the query than any of her own 60.
     const crowd = Array.from({ length: 300 }, (_, i) => ({
       id: `c${i}`,
-      scope: { userId: 'crowd' },
+      scope: { userId: 'ann', threadId: 'crowd' },
       text: `crowd ${i}`,
       occurredAt: i,
       provenance: api,
@@ -527,11 +534,16 @@ describe('vector search in one statement', () => {
         limit: 10,
       });
       // One statement, no transaction: the walk, with iterative scanning on (without it the walk's
-      // first 40 entries are all the crowd's, and an exact query would have followed).
+      // first 40 entries are all the crowd's, and an exact query would have followed), of the one
+      // partition that holds ann's vectors.
       expect(statements).toHaveLength(1);
       expect(statements[0]).toContain('hnsw.iterative_scan');
-      expect(await plan(0)).toContain('episodes_hnsw_32');
-      // The same ids as the exact answer (60 candidates: the walk finds them all).
+      const walked = (await plan(0, true))
+        .split('\n')
+        .filter((line) => !line.includes('never executed'))
+        .flatMap((line) => line.match(/episode_vectors_p\d+_hnsw_32/) ?? []);
+      expect(walked).toHaveLength(1);
+      // The same ids and scores as the exact answer (60 candidates: the walk finds them all).
       const exact = target.openStore({ schema, exactSearchBelow: 1_000 });
       const truth = await exact.episodes.searchVector({
         scope: { userId: 'ann' },
@@ -540,28 +552,6 @@ describe('vector search in one statement', () => {
       });
       expect(found.map((hit) => hit.episode.id)).toEqual(truth.map((hit) => hit.episode.id));
       for (const [i, hit] of found.entries()) expect(hit.score).toBeCloseTo(truth[i]!.score, 12);
-      // And the same rows as the statements the store used to send (BEGIN; SET LOCAL …; SELECT;
-      // COMMIT), re-sorted by exact score as the store sorts them.
-      const vectorSchema = (
-        await client.query<{ name: string }>(
-          `SELECT n.nspname AS name FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
-        )
-      ).rows[0]!.name;
-      const before = await client.transaction(async (tx) => {
-        await tx.query(
-          `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '40', true),
-                  set_config('hnsw.max_scan_tuples', '20000', true), set_config('enable_sort', 'off', true)`,
-        );
-        const literal = `[${query!.join(',')}]`;
-        return (
-          await tx.query<{ id: string }>(
-            `SELECT id FROM "${schema}".episodes WHERE dims = 32 AND tenant_id = 'user:ann' AND status = 'active'
-              ORDER BY embedding_f4::"${vectorSchema}".halfvec(32) OPERATOR("${vectorSchema}".<=>) '${literal}'::"${vectorSchema}".halfvec(32)
-              LIMIT 10`,
-          )
-        ).rows.map((row) => row.id);
-      });
-      expect([...found.map((hit) => hit.episode.id)].sort()).toEqual([...before].sort());
       // Nothing of the walk's settings is left on the connection.
       const settings = await client.query<Record<string, string>>(
         `SELECT current_setting('hnsw.iterative_scan', true) AS iterative, current_setting('hnsw.ef_search', true) AS ef,
@@ -579,7 +569,7 @@ describe('vector search in one statement', () => {
     // Ann's 150 episodes, all but three archived: the counts (of every status) put her past the
     // bound (at least ten; √(1.7 × 5 × 150) ≈ 36 once the index is analyzed), so the counted
     // statement walks, and the walk finds only the three active ones of the five asked for.
-    const { query, episodes } = await notes(150, () => 'ann');
+    const { query, episodes } = await notes(150, () => ({ userId: 'ann' }));
     await loader.episodes.put({
       episodes: episodes.map((e, i) => (i < 3 ? e : { ...e, status: 'archived' as const })),
     });
@@ -599,9 +589,82 @@ describe('vector search in one statement', () => {
     }
   });
 
+  it("merges a walk of the user's partition with the exact answer for the rows above any user", async () => {
+    const schema = target.freshSchema('branches');
+    const ann = { orgId: 'acme', userId: 'ann' };
+    // Forty of ann's, past the bound of ten: her branch walks. Three of the org's, nearest of all
+    // to the query, within it: their branch is answered exactly, and the index is not walked for them.
+    const { query, episodes } = await notes(43, (i) => (i < 40 ? ann : { orgId: 'acme' }));
+    const org = episodes
+      .slice(40)
+      .map((e) => ({ ...e, embedding: query.map((x, j) => x + (j === 0 ? 1e-3 : 0)) }));
+    const loader = target.openStore({ schema });
+    await loader.episodes.put({ episodes: [...episodes.slice(0, 40), ...org] });
+    const recorded = await recordedStore(schema, 10);
+    const search = (store: Store) => store.episodes.searchVector({ scope: ann, vector: query, limit: 5 });
+    try {
+      const found = await search(recorded.store);
+      expect(recorded.searches()).toEqual(['counted']);
+      expect(await recorded.branch()).toBe('both');
+      const truth = await search(target.openStore({ schema, exactSearchBelow: 1_000 }));
+      expect(found.map((hit) => hit.episode.id)).toEqual(truth.map((hit) => hit.episode.id));
+      expect(found.slice(0, 3).map((hit) => hit.episode.scope)).toEqual([
+        { orgId: 'acme' },
+        { orgId: 'acme' },
+        { orgId: 'acme' },
+      ]);
+      expect(found.slice(3).map((hit) => hit.episode.scope)).toEqual([ann, ann]);
+    } finally {
+      await recorded.store.close();
+      await loader.close();
+    }
+  });
+
+  it('leaves out the branch above any user once a search finds no rows there, and takes it back when some appear', async () => {
+    const schema = target.freshSchema('above');
+    const ann = { orgId: 'acme', userId: 'ann' };
+    const { query, episodes } = await notes(8, () => ann);
+    const loader = target.openStore({ schema });
+    await loader.episodes.put({ episodes });
+    const recorded = await recordedStore(schema, 10);
+    const search = () => recorded.store.episodes.searchVector({ scope: ann, vector: query, limit: 5 });
+    /** How many user-level branches each recorded search statement has. */
+    const branches = () =>
+      recorded.statements
+        .filter((text) => text.includes('vector_counts'))
+        .map((text) => text.match(/\bcounted_\d+ AS/g)!.length);
+    try {
+      await search();
+      await search();
+      expect(branches()).toEqual([2, 1]);
+      // A row of the org's, nearer than any of ann's: the next search finds it counted above her
+      // user, runs again with that branch, and returns it.
+      const [org] = await embedder.embed({ texts: ['alpha beta gamma'] });
+      await loader.episodes.put({
+        episodes: [
+          {
+            id: 'org',
+            scope: { orgId: 'acme' },
+            text: 'org',
+            occurredAt: 9,
+            provenance: api,
+            embedding: org!,
+          },
+        ],
+      });
+      recorded.clear();
+      const found = await search();
+      expect(branches()).toEqual([1, 2]);
+      expect(found[0]!.episode.id).toBe('org');
+    } finally {
+      await recorded.store.close();
+      await loader.close();
+    }
+  });
+
   it('answers a scope with few candidates exactly in one statement, and one with many from the index without reading its rows first', async () => {
     const schema = target.freshSchema('few');
-    const { query, episodes } = await notes(30, () => 'ann');
+    const { query, episodes } = await notes(30, () => ({ userId: 'ann' }));
     const loader = target.openStore({ schema });
     await loader.episodes.put({ episodes: episodes.slice(0, 8) });
     const truth = async () =>
@@ -651,30 +714,33 @@ describe('vector search in one statement', () => {
 
   it('answers exactly past exactSearchBelow once the index is so big that a walk would visit more entries than the scope has', async () => {
     const schema = target.freshSchema('bound');
-    // Thirty of ann's among two hundred of others'.
-    const { query, episodes } = await notes(230, (i) => (i < 30 ? 'ann' : `crowd${i % 4}`));
+    // Thirty in ann's thread among two hundred in threads of hers she cannot see from it: all in
+    // one partition of the vectors.
+    const ann = { userId: 'ann', threadId: 'mine' };
+    const { query, episodes } = await notes(230, (i) =>
+      i < 30 ? ann : { userId: 'ann', threadId: `other${i % 4}` },
+    );
     const loader = target.openStore({ schema });
     await loader.episodes.put({ episodes });
     const recorded = await recordedStore(schema, 10);
     const kinds = recorded.searches;
-    const search = () =>
-      recorded.store.episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 });
+    const search = () => recorded.store.episodes.searchVector({ scope: ann, vector: query!, limit: 5 });
     try {
       // The index made empty, its size unknown to the planner: past ten candidates, the walk.
       await search();
       expect(kinds()).toEqual(['counted']);
       expect(await recorded.branch()).toBe('walk');
-      // Analyzed, the index holds 230 entries: a walk for five of ann's would visit about 38 of
-      // them (one in 230 / 30 is hers), more than her 30 rows, and the bound √(1.7 × 5 × 230) ≈ 44
-      // takes the exact search.
-      await target.sql.query(`ANALYZE "${schema}".episodes`);
+      // Analyzed, the partition's index holds 230 entries: a walk for five of ann's would visit
+      // about 38 of them (one in 230 / 30 is hers), more than her 30 rows, and the bound
+      // √(1.7 × 5 × 230) ≈ 44 takes the exact search.
+      await target.sql.query(`ANALYZE "${schema}".episode_vectors`);
       recorded.clear();
       const found = await search();
       expect(kinds()).toEqual(['counted']);
       expect(await recorded.branch()).toBe('exact');
       const truth = await target
         .openStore({ schema, exactSearchBelow: 1_000 })
-        .episodes.searchVector({ scope: { userId: 'ann' }, vector: query!, limit: 5 });
+        .episodes.searchVector({ scope: ann, vector: query!, limit: 5 });
       expect(found.map((hit) => hit.episode.id)).toEqual(truth.map((hit) => hit.episode.id));
     } finally {
       await recorded.store.close();
@@ -682,7 +748,7 @@ describe('vector search in one statement', () => {
     }
   });
 
-  it('keeps the vector counts in step with every write: batches across scopes and sizes, deletes, forget', async () => {
+  it('keeps the vector counts and the partitioned vectors in step with every write: batches across scopes and sizes, updates, deletes, forget', async () => {
     const schema = target.freshSchema('counts');
     const writer = target.openStore({ schema });
     const [v8] = await testEmbedder(8).embed({ texts: ['eight'] });
@@ -705,22 +771,45 @@ describe('vector search in one statement', () => {
       }));
     await writer.episodes.put({ episodes: batch(0, 40) });
     await Promise.all([1, 2, 3].map((k) => writer.episodes.put({ episodes: batch(k * 100, 25) })));
-    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
     const counted = await target.sql.query<{ n: string }>(
       `SELECT sum(episodes) AS n FROM "${schema}".vector_counts`,
     );
     expect(Number(counted.rows[0]!.n)).toBeGreaterThan(0);
+    // Past the HNSW limit an embedding is searched exactly: counted, but no row among the vectors.
+    const long = Array.from({ length: 2_001 }, (_, i) => Math.cos(i));
+    await writer.episodes.put({
+      episodes: [
+        { id: 'long', scope: scopes[0]!, text: 'long', occurredAt: 1, provenance: api, embedding: long },
+      ],
+    });
+    const rows = await target.sql.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schema}".episode_vectors`,
+    );
+    const embedded = await target.sql.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schema}".episodes WHERE dims IS NOT NULL`,
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(Number(embedded.rows[0]!.n) - 1);
+    // Status and time are search filters: the vectors follow them; importance is not, and changes nothing there.
+    await writer.episodes.update({
+      scope: scopes[0]!,
+      id: 'e4',
+      patch: { status: 'archived', occurredAt: 99 },
+    });
+    await writer.episodes.update({ scope: scopes[0]!, id: 'e8', patch: { importance: 0.9 } });
+    await writer.episodes.update({ scope: scopes[1]!, id: 'e101', patch: { occurredAt: 7 } });
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
 
     await writer.episodes.delete({ scope: { userId: 'ann' }, ids: ['e0', 'e1', 'e2', 'e101', 'e102', 'e5'] });
-    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
     // A failed batch (an id taken) counts nothing.
     expect(await codeOf(writer.episodes.put({ episodes: [...batch(500, 3), ...batch(10, 1)] }))).toBe(
       'conflict',
     );
-    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
 
     await writer.forget({ scope: { userId: 'ann' } });
-    expect(await vectorCountDrift(target.sql, schema)).toEqual([]);
+    expect(await vectorDrift(target.sql, schema)).toEqual([]);
     const left = await target.sql.query<{ users: string[] }>(
       `SELECT array_agg(DISTINCT user_id ORDER BY user_id) AS users FROM "${schema}".vector_counts`,
     );

@@ -99,17 +99,32 @@ export async function openTarget(): Promise<TestTarget> {
 }
 
 /**
- * Where `vector_counts` disagrees with the episodes it counts: one entry per scope and dimension
- * whose summed slots differ from its episodes with embeddings (none when they are in step).
+ * Where the vectors' bookkeeping disagrees with the episodes (none when they are in step): one
+ * entry per scope and dimension whose `vector_counts` slots differ from its episodes with
+ * embeddings, and one per episode whose row in `episode_vectors` is missing, extra or different.
  */
-export async function vectorCountDrift(sql: SqlClient, schema: string): Promise<string[]> {
+export async function vectorDrift(sql: SqlClient, schema: string): Promise<string[]> {
   const scope = 'tenant_id, org_id, user_id, agent_id, thread_id, dims';
-  const result = await sql.query<{ scope: string; counted: string | null; stored: string | null }>(
+  const counts = await sql.query<{ scope: string; counted: string | null; stored: string | null }>(
     `SELECT concat_ws('/', ${scope}) AS scope, c.n AS counted, e.n AS stored
        FROM (SELECT ${scope}, sum(episodes) AS n FROM "${schema}".vector_counts GROUP BY ${scope}) c
        FULL JOIN (SELECT ${scope}, count(*) AS n FROM "${schema}".episodes WHERE dims IS NOT NULL GROUP BY ${scope}) e
       USING (tenant_id, org_id, user_id, agent_id, thread_id, dims)
       WHERE COALESCE(c.n, 0) <> COALESCE(e.n, 0)`,
   );
-  return result.rows.map((row) => `${row.scope}: counted ${row.counted ?? 0}, stored ${row.stored ?? 0}`);
+  const copied = `tenant_id, id, org_id, user_id, agent_id, thread_id, dims, status, access_level, occurred_at,
+    embedding_f4::text AS embedding`;
+  const copies = await sql.query<{ id: string; copy: string | null; episode: string | null }>(
+    `SELECT COALESCE(e.id, c.id) AS id, c::text AS copy, e::text AS episode
+       FROM (SELECT ${copied} FROM "${schema}".episode_vectors) c
+       FULL JOIN (SELECT ${copied} FROM "${schema}".episodes WHERE dims <= 2000) e
+         ON e.tenant_id = c.tenant_id AND e.id = c.id
+      WHERE c::text IS DISTINCT FROM e::text`,
+  );
+  return [
+    ...counts.rows.map((row) => `${row.scope}: counted ${row.counted ?? 0}, stored ${row.stored ?? 0}`),
+    ...copies.rows.map(
+      (row) => `${row.id}: vector row ${row.copy ?? 'missing'}, episode ${row.episode ?? 'missing'}`,
+    ),
+  ];
 }

@@ -11,12 +11,18 @@ import {
   visibleScopeRows,
 } from '@strata-memory/core';
 import type { SchemaNames } from '../schema/migrations.ts';
+import { vectorsAddedSql, vectorsChangedSql, vectorsRemovedSql } from '../search/episode-vectors.ts';
 import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../search/keyword-postings.ts';
 import { keywordChangesSql } from '../search/keyword-stats.ts';
 import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
 import { exactBoundSql, vectorCountChangesSql, visibleVectorCountSql } from '../search/vector-counts.ts';
-import { indexedVectorSql, MAX_HNSW_DIMENSIONS, type VectorIndexes } from '../search/vector-indexes.ts';
+import {
+  indexedVectorSql,
+  MAX_HNSW_DIMENSIONS,
+  partitionEntriesSql,
+  type VectorIndexes,
+} from '../search/vector-indexes.ts';
 import { vectorLiteral } from '../search/vector-literal.ts';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
@@ -27,6 +33,7 @@ import {
   scopeValuesSql,
   visibleByIdSql,
   visibleSql,
+  visibleUsers,
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
@@ -341,47 +348,54 @@ function listSql(schema: string, args: ListArgs, p: Params): string {
 
 type VectorSearch = SearchFilter & { vector: number[]; limit: number };
 
+/** A cosine distance expression, NaN (a zero vector has no direction) ranked as similarity 0. */
+function distanceSql(distance: string): string {
+  return `COALESCE(NULLIF(${distance}, 'NaN'), 1)`;
+}
+
 /**
- * The CTE `best`: the `limit` nearest candidates (tenant and id) by the float4 distance to `query`
- * (a `vector` expression), every distance computed, when `when` (a one-time condition) holds.
- * Ordering by the bare column cannot use the per-dimension index. A zero vector has no direction
- * (distance NaN) and ranks as similarity 0. Only the winners' full rows are read after: the exact
- * float64 embedding lives out of line (TOAST), and reading it for every candidate would cost more
- * than the distances.
+ * The `limit` nearest candidates (tenant, id and distance) by the float4 distance to `query` (a
+ * `vector` expression), every distance computed, when `when` (a one-time condition) holds; with
+ * `user`, only the rows at that user-level value (see `visibleSql`). It reads the episodes through
+ * their scope index; ordering by the bare column cannot use an HNSW index. Only the winners' full
+ * rows are read after (`bestRowsSql`): the exact float64 embedding lives out of line (TOAST), and
+ * reading it for every candidate would cost more than the distances.
  */
-function exactBestSql(
+function exactSql(
   names: SchemaNames,
   args: VectorSearch,
   query: string,
   when: string,
   p: Params,
+  user?: string,
 ): string {
-  const distance = `COALESCE(NULLIF(embedding_f4 OPERATOR(${names.vector}.<=>) ${query}, 'NaN'), 1)`;
-  return `best AS (
-      SELECT tenant_id, id, ${distance} AS distance FROM ${names.schema}.episodes
-       WHERE dims = ${args.vector.length} AND ${filterSql(args, p)} AND ${when}
-       ORDER BY distance, id LIMIT ${p.add(args.limit)})`;
+  const distance = distanceSql(`embedding_f4 OPERATOR(${names.vector}.<=>) ${query}`);
+  return `SELECT tenant_id, id, ${distance} AS distance FROM ${names.schema}.episodes
+       WHERE dims = ${args.vector.length} AND ${visibleSql(args.scope, p, undefined, user)}
+         AND ${rowFilterSql(args, p)} AND ${when}
+       ORDER BY distance, id LIMIT ${p.add(args.limit)}`;
 }
 
-/** The full rows of the candidates in CTE `best` (see `exactBestSql`). */
+/** The full rows of the candidates in CTE `best` (see `exactSql`). */
 function bestRowsSql(schema: string): string {
   return `SELECT ${QUALIFIED_COLUMNS} FROM best JOIN ${schema}.episodes e ON e.tenant_id = best.tenant_id AND e.id = best.id`;
 }
 
 /**
- * The HNSW walk for the `limit` nearest rows passing the filter, when `when` (a one-time
- * condition, tested before the settings are made, so a branch not taken sets nothing) holds. pgvector 0.8 iterative index scans keep walking the graph until enough rows
- * pass the scope filter, instead of returning fewer than asked for; the walk's settings are made
- * by an uncorrelated subquery in WHERE, which PostgreSQL runs once, before the first row is
- * fetched from the index (pgvector reads them as the walk starts and goes on). Outside a
- * transaction `set_config(…, true)` lasts for this statement only; inside the caller's, until it
- * ends, and only HNSW walks (which always set them first) read these settings.
+ * The HNSW walk for the `limit` nearest vectors at user-level value `user` passing the filter, when
+ * `when` (a one-time condition, tested before the settings are made, so a branch not taken sets
+ * nothing) holds. Tenant and user are plain equalities on `episode_vectors`' partition key, so the
+ * planner keeps one partition and walks its index (search/episode-vectors.ts). pgvector 0.8
+ * iterative index scans keep walking the graph until enough rows pass the filter, instead of
+ * returning fewer than asked for; the walk's settings are made by an uncorrelated subquery in
+ * WHERE, which PostgreSQL runs once, before the first row is fetched from the index (pgvector reads
+ * them as the walk starts and goes on). Outside a transaction `set_config(…, true)` lasts for this
+ * statement only; inside the caller's, until it ends, and only HNSW walks (which always set them
+ * first) read these settings.
  *
- * The filter is wrapped in `IS TRUE` so that no B-tree index can serve it: the only plans left are
- * this index walk and a sort of the whole table's rows, which the planner takes only for a table
- * small enough that sorting it is cheap. (Planned against the scope index, a big tenant's rows
- * would all be read and sorted whenever the planner underestimates how many pass the filter,
- * which it does: the scope columns are correlated. A small candidate set takes the exact path.)
+ * The rest of the filter is wrapped in `IS TRUE` so that no B-tree index can serve it: the only
+ * plans left are this index walk and a sort of the partition's rows, which the planner takes only
+ * for a partition small enough that sorting it is cheap.
  */
 function walkSql(
   names: SchemaNames,
@@ -390,15 +404,68 @@ function walkSql(
   when: string,
   maxScanTuples: number,
   p: Params,
+  user: string,
 ): string {
+  const { schema, vector: v } = names;
   const d = args.vector.length;
   const settings = `(SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
       || set_config('hnsw.ef_search', ${p.add(String(Math.min(1000, Math.max(40, args.limit * 2))))}, true)
       || set_config('hnsw.max_scan_tuples', ${p.add(String(maxScanTuples))}, true))`;
-  return `SELECT ${COLUMNS} FROM ${names.schema}.episodes
-      WHERE dims = ${d} AND (${filterSql(args, p)}) IS TRUE AND ${when} AND ${settings} IS NOT NULL
-      ORDER BY ${indexedVectorSql(names.vector, d)} OPERATOR(${names.vector}.<=>) ${query}::${names.vector}.halfvec(${d})
-      LIMIT ${p.add(args.limit)}`;
+  const distance = `${indexedVectorSql(v, d, 'w')} OPERATOR(${v}.<=>) ${query}::${v}.halfvec(${d})`;
+  return `SELECT w.tenant_id, w.id, ${distanceSql(distance)} AS distance FROM ${schema}.episode_vectors w
+      WHERE w.tenant_id = ${p.add(tenantOf(args.scope))} AND w.user_id = ${p.add(user)} AND w.dims = ${d}
+        AND (${visibleSql(args.scope, p, 'w', user)} AND ${rowFilterSql(args, p, 'w')}) IS TRUE
+        AND ${when} AND ${settings} IS NOT NULL
+      ORDER BY ${distance} LIMIT ${p.add(args.limit)}`;
+}
+
+/**
+ * One statement for a vector search, in one branch per user-level value the reader sees (its
+ * user's rows and, for a reader below the tenant root, the rows above any user): a walk must name
+ * one partition of `episode_vectors` by equality to be pruned to it (an `IN` list keeps every
+ * partition, and a walk of a partition with no matching row reads its whole index). Each branch
+ * answers exactly or walks (`counted_i.exact`): with `decide`, exactly when the branch's rows of
+ * `vector_counts` sum to at most the bound (`exactBoundSql`, at least `exactSearchBelow`, more in
+ * a big partition); without, it always walks. Each choice is a one-time filter, so the other side
+ * never runs. The branches' candidates are merged by distance, and `short` tells whether a walk
+ * found fewer rows than asked for (it may have stopped at `hnsw.max_scan_tuples`). Only the
+ * branches of `users` are built; `above` counts the visible rows above any user, so a statement
+ * built without that branch can tell it was needed after all.
+ */
+function vectorSearchSql(
+  names: SchemaNames,
+  args: VectorSearch,
+  options: { decide: boolean; exactSearchBelow: number; maxScanTuples: number; users: string[] },
+  p: Params,
+): string {
+  const { schema, vector: v } = names;
+  const d = args.vector.length;
+  const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
+  const branches = options.users.map((user, i) => {
+    // Without `decide`, every branch walks: no count to take.
+    const exact = options.decide
+      ? `${visibleVectorCountSql(schema, args.scope, d, p, user)} <= ${exactBoundSql(
+          partitionEntriesSql(schema, d, p.add(tenantOf(args.scope)), p.add(user), p),
+          args.limit,
+          options.exactSearchBelow,
+          p,
+        )}`
+      : 'false';
+    return `counted_${i} AS (SELECT ${exact} AS exact),
+      found_${i} AS (
+        (${exactSql(names, args, query, `(SELECT exact FROM counted_${i})`, p, user)})
+        UNION ALL
+        (${walkSql(names, args, query, `(SELECT NOT exact FROM counted_${i})`, options.maxScanTuples, p, user)}))`;
+  });
+  const ids = branches.map((_, i) => i);
+  return `WITH ${branches.join(',\n')},
+    best AS (
+      SELECT tenant_id, id, distance FROM (${ids.map((i) => `SELECT * FROM found_${i}`).join(' UNION ALL ')}) f
+       ORDER BY distance, id LIMIT ${p.add(args.limit)}),
+    outcome AS (
+      SELECT ${ids.map((i) => `((SELECT NOT exact FROM counted_${i}) AND (SELECT count(*) FROM found_${i}) < ${p.add(args.limit)})`).join(' OR ')} AS short)
+    SELECT outcome.short, ${visibleUsers(args.scope).includes('') ? visibleVectorCountSql(schema, args.scope, d, p, '') : 0} AS above, hit.*
+      FROM outcome LEFT JOIN (${bestRowsSql(schema)}) hit ON true`;
 }
 
 /**
@@ -444,55 +511,52 @@ export function episodeDriver(
     const p = new Params();
     const query = `${p.add(vectorLiteral(args.vector))}::${names.vector}.vector`;
     const result = await db.query<EpisodeRow>(
-      `WITH ${exactBestSql(names, args, query, 'true', p)} ${bestRowsSql(names.schema)}`,
+      `WITH best AS (${exactSql(names, args, query, 'true', p)}) ${bestRowsSql(names.schema)}`,
       p.values,
     );
     return result.rows;
   }
-
-  /** The HNSW walk alone (`exactSearchBelow` 0). */
-  async function walk(names: SchemaNames, args: VectorSearch): Promise<EpisodeRow[]> {
-    const p = new Params();
-    const query = `${p.add(vectorLiteral(args.vector))}::${names.vector}.vector`;
-    const result = await db.query<EpisodeRow>(
-      walkSql(names, args, query, 'true', options.hnswMaxScanTuples, p),
-      p.values,
-    );
-    return result.rows;
-  }
-
-  /** Tenants (by schema) last seen holding at least `commonTermsFrom` episodes. */
-  const largeTenants = new Set<string>();
 
   /**
-   * One statement: it sums the reader's visible scopes' rows of `vector_counts` and, when the sum
-   * is within the bound (`exactBoundSql`: at least `exactSearchBelow`, more in a big index),
-   * answers exactly; past it, it walks the HNSW index. Each branch sits under a one-time filter on
-   * the sum, so the other is never run: past the bound no distance is computed row by row, and a
-   * small scope never touches the index. The sum counts every status, so it is an upper bound on
-   * the filter's candidates. `walked` tells which branch ran.
+   * The search in one statement (`vectorSearchSql`) over the branches of `users`: its rows,
+   * whether a walk came up short, and how many visible rows lie above any user.
    */
   async function exactOrWalk(
     names: SchemaNames,
     args: VectorSearch,
-  ): Promise<{ rows: EpisodeRow[]; walked: boolean }> {
-    const { schema, vector: v } = names;
-    const d = args.vector.length;
+    users: string[],
+  ): Promise<{ rows: EpisodeRow[]; short: boolean; above: number }> {
     const p = new Params();
-    const query = `${p.add(vectorLiteral(args.vector))}::${v}.vector`;
-    const result = await db.query<EpisodeRow & { walked: boolean }>(
-      `WITH counted AS (
-         SELECT ${visibleVectorCountSql(schema, args.scope, d, p)} <= ${exactBoundSql(schema, d, args.limit, options.exactSearchBelow, p)} AS exact),
-       ${exactBestSql(names, args, query, '(SELECT exact FROM counted)', p)}
-       SELECT NOT counted.exact AS walked, hit.* FROM counted LEFT JOIN (
-           ${bestRowsSql(schema)}
-           UNION ALL
-           (${walkSql(names, args, query, '(SELECT NOT exact FROM counted)', options.hnswMaxScanTuples, p)})) hit ON true`,
-      p.values,
+    const sql = vectorSearchSql(
+      names,
+      args,
+      {
+        decide: options.exactSearchBelow > 0,
+        exactSearchBelow: options.exactSearchBelow,
+        maxScanTuples: options.hnswMaxScanTuples,
+        users,
+      },
+      p,
     );
-    const walked = result.rows[0]!.walked;
-    return { rows: result.rows.filter((row) => row.id !== null), walked };
+    const result = await db.query<EpisodeRow & { short: boolean; above: unknown }>(sql, p.values);
+    const first = result.rows[0]!;
+    return {
+      rows: result.rows.filter((row) => row.id !== null),
+      short: first.short,
+      above: int(first.above),
+    };
   }
+
+  /**
+   * Tenants (by schema) whose last vector search found no visible rows above any user (most
+   * tenants of users keep everything at a user): their searches leave that branch out, which
+   * spares planning it (about a millisecond, the walk and the exact search of a second partition).
+   * A search that finds such rows after all runs again with the branch.
+   */
+  const noneAboveUsers = new Set<string>();
+
+  /** Tenants (by schema) last seen holding at least `commonTermsFrom` episodes. */
+  const largeTenants = new Set<string>();
 
   /**
    * `list` calls without a cursor made together outside a transaction (recall reads both sides of
@@ -557,10 +621,12 @@ export function episodeDriver(
           `WITH inserted AS (
              INSERT INTO ${schema}.episodes (${STORED_COLUMNS}, dims, search, doc_length)
              VALUES ${rows.join(', ')}
-             RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, status, access_level, occurred_at, dims),
+             RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, status, access_level, occurred_at, dims,
+               embedding_f4),
            ${keywordChangesSql(schema, 'inserted', 1)},
            ${vectorCountChangesSql(schema, 'inserted', 1)},
-           ${postingsAddedSql(schema, 'inserted')}
+           ${postingsAddedSql(schema, 'inserted')},
+           ${vectorsAddedSql(schema, 'inserted')}
            SELECT count(*) AS n FROM inserted`,
           p.values,
         );
@@ -652,14 +718,24 @@ export function episodeDriver(
       const names = await db.names();
       if (args.vector.length > MAX_HNSW_DIMENSIONS)
         return cosineScored(await nearest(names, args), args.vector);
-      // With `exactSearchBelow` 0 every search walks the index: no count to take.
-      const { rows, walked } =
-        options.exactSearchBelow > 0
-          ? await exactOrWalk(names, args)
-          : { rows: await walk(names, args), walked: true };
-      // The index walk can stop early (hnsw.max_scan_tuples) when other tenants hold most of the
-      // nearby vectors; then the exact query gives the complete answer.
-      if (walked && rows.length < args.limit) return cosineScored(await nearest(names, args), args.vector);
+      const users = visibleUsers(args.scope);
+      const key = `${names.schema}\u0000${tenantOf(args.scope)}`;
+      let search = await exactOrWalk(
+        names,
+        args,
+        users.length > 1 && noneAboveUsers.has(key) ? users.slice(1) : users,
+      );
+      if (users.length > 1 && search.above === 0) {
+        if (noneAboveUsers.size >= MAX_REMEMBERED) noneAboveUsers.clear();
+        noneAboveUsers.add(key);
+      } else if (search.above > 0 && noneAboveUsers.delete(key)) {
+        search = await exactOrWalk(names, args, users);
+      }
+      const { rows, short } = search;
+      // A walk can stop early (hnsw.max_scan_tuples) when other users hold most of the nearby
+      // vectors of its partition, or the filter rejects most of its own; then the exact query
+      // gives the complete answer.
+      if (short) return cosineScored(await nearest(names, args), args.vector);
       return cosineScored(rows, args.vector);
     },
 
@@ -687,13 +763,14 @@ export function episodeDriver(
         `occurred_at = COALESCE(${p.add(patch.occurredAt ?? null)}::bigint, occurred_at)`,
         `metadata = metadata || ${p.json(patch.metadata ?? {})}`,
       ];
-      // Status and time are filters of keyword search too: the postings follow in the same statement.
+      // Status and time are filters of both searches: postings and vectors follow in the same statement.
       const result = await db.query<EpisodeRow>(
         `WITH changed AS (
            UPDATE ${schema}.episodes SET ${set.join(', ')}
             WHERE ${visibleByIdSql(scope, id, p)}
             RETURNING ${COLUMNS}),
-         ${postingsChangedSql(schema, 'changed')}
+         ${postingsChangedSql(schema, 'changed')},
+         ${vectorsChangedSql(schema, 'changed')}
          SELECT * FROM changed`,
         p.values,
       );
@@ -728,7 +805,8 @@ export function episodeDriver(
            RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, dims),
          ${keywordChangesSql(schema, 'gone', -1)},
          ${vectorCountChangesSql(schema, 'gone', -1)},
-         ${postingsRemovedSql(schema, 'gone')}
+         ${postingsRemovedSql(schema, 'gone')},
+         ${vectorsRemovedSql(schema, 'gone')}
          SELECT count(*) AS n FROM gone`,
         p.values,
       );

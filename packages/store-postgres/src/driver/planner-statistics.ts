@@ -9,6 +9,7 @@ export type AnalyzeMode = 'auto' | 'always' | 'never';
 /** The tables that grow with every observed message, analyzed together. */
 const GROWING_TABLES = [
   'episodes',
+  'episode_vectors',
   'keyword_postings',
   'keyword_terms',
   'messages',

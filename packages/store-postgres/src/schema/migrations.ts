@@ -397,6 +397,54 @@ export const MIGRATIONS: readonly Migration[] = [
          GROUP BY ${SCOPE_KEY}, dims`,
     ],
   },
+  {
+    version: 8,
+    name: 'vectors partitioned by user',
+    statements: ({ schema: s, vector: v }) => [
+      // The vectors HNSW walks search move to a table of their own, hash-partitioned by (tenant,
+      // user), with each partition's own HNSW index per dimension (see search/episode-vectors.ts):
+      // a search names its tenant and user by equality and walks one partition's index. The key
+      // holds the partition key's columns, as a partitioned table's must. fillfactor 90 leaves room
+      // for status and time changes to stay HOT (no new HNSW entry).
+      `CREATE TABLE IF NOT EXISTS ${s}.episode_vectors (${SCOPE_COLUMNS},
+        id text COLLATE "C" NOT NULL,
+        dims integer NOT NULL,
+        status text NOT NULL,
+        access_level integer NOT NULL,
+        occurred_at bigint NOT NULL,
+        embedding_f4 ${v}.vector NOT NULL,
+        PRIMARY KEY (tenant_id, id, user_id))
+        PARTITION BY HASH (tenant_id, user_id)`,
+      ...Array.from(
+        { length: 16 },
+        (_, r) => `CREATE TABLE IF NOT EXISTS ${s}.episode_vectors_p${r} PARTITION OF ${s}.episode_vectors
+          FOR VALUES WITH (MODULUS 16, REMAINDER ${r}) WITH (fillfactor = 90)`,
+      ),
+      // Copied afresh, so running it again (its record removed) leaves the copy right.
+      `DELETE FROM ${s}.episode_vectors`,
+      `INSERT INTO ${s}.episode_vectors (${SCOPE_KEY}, id, dims, status, access_level, occurred_at, embedding_f4)
+        SELECT ${SCOPE_KEY}, id, dims, status, access_level, occurred_at, embedding_f4
+          FROM ${s}.episodes WHERE dims <= 2000`,
+      // Each dimension indexed over the whole table gets its index in every partition, built after
+      // the rows are in (faster than row by row); the old index goes.
+      `DO $$
+       DECLARE d integer;
+       BEGIN
+         FOR d IN SELECT substring(c.relname FROM '[0-9]+$')::integer
+                    FROM pg_class c
+                   WHERE c.relnamespace = '${s}'::regnamespace AND c.relkind = 'i'
+                     AND c.relname ~ '^episodes_hnsw_[0-9]+$'
+         LOOP
+           FOR r IN 0..15 LOOP
+             EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON ${s}.%I USING hnsw ((embedding_f4::${v}.halfvec(%s)) ${v}.halfvec_cosine_ops) WHERE dims = %s',
+                            'episode_vectors_p' || r || '_hnsw_' || d, 'episode_vectors_p' || r, d, d);
+           END LOOP;
+           EXECUTE format('DROP INDEX ${s}.%I', 'episodes_hnsw_' || d);
+         END LOOP;
+       END $$`,
+      `ANALYZE ${s}.episode_vectors`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */

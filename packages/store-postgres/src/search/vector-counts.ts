@@ -3,7 +3,6 @@ import type { Scope } from '@strata-memory/core';
 import type { Params } from '../sql/params.ts';
 import { visibleSql } from '../sql/scope-filter.ts';
 import { KEYWORD_TOTALS_CTE } from './keyword-stats.ts';
-import { vectorIndexName } from './vector-indexes.ts';
 
 /** Slots per scope and dimension in `vector_counts` (a writer adds to a random one). */
 export const VECTOR_COUNT_SLOTS = 4;
@@ -39,10 +38,19 @@ export function vectorCountChangesSql(schema: string, source: string, sign: 1 | 
       RETURNING 1)`;
 }
 
-/** A scalar subquery: the episodes with `dims`-long embeddings in the scopes a read at `scope` sees. */
-export function visibleVectorCountSql(schema: string, scope: Scope, dims: number, params: Params): string {
+/**
+ * A scalar subquery: the episodes with `dims`-long embeddings in the scopes a read at `scope` sees
+ * (with `user`, only those at that user-level value: see `visibleSql`).
+ */
+export function visibleVectorCountSql(
+  schema: string,
+  scope: Scope,
+  dims: number,
+  params: Params,
+  user?: string,
+): string {
   return `(SELECT COALESCE(sum(episodes), 0) FROM ${schema}.vector_counts
-            WHERE ${visibleSql(scope, params)} AND dims = ${params.add(dims)})`;
+            WHERE ${visibleSql(scope, params, undefined, user)} AND dims = ${params.add(dims)})`;
 }
 
 /**
@@ -58,16 +66,9 @@ export const WALK_COST_RATIO = 1.7;
  * one in `T / n` is the reader's), while the exact search reads the `n` rows; the exact search is
  * the cheaper while `n² ≤ ratio × limit × T`. The bound is that square root, but never below
  * `floor` (`exactSearchBelow`: below it the exact answer is kept for its exactness, however big
- * the index). `T` is the planner's count of the dimension's index entries (`pg_class.reltuples`,
- * kept by VACUUM and ANALYZE; unknown, -1, counts as 0).
+ * the index). `entries` is `T`, an SQL expression (the planner's count of the entries of the index
+ * the walk would take: `partitionEntriesSql`).
  */
-export function exactBoundSql(
-  schema: string,
-  dims: number,
-  limit: number,
-  floor: number,
-  params: Params,
-): string {
-  const entries = `(SELECT GREATEST(reltuples, 0) FROM pg_class WHERE oid = to_regclass(${params.add(`${schema}.${vectorIndexName(dims)}`)}))`;
+export function exactBoundSql(entries: string, limit: number, floor: number, params: Params): string {
   return `GREATEST(${params.add(floor)}::float8, sqrt(${WALK_COST_RATIO} * ${params.add(limit)}::float8 * COALESCE(${entries}, 0)))`;
 }

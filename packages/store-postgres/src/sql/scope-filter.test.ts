@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Params } from './params.ts';
-import { exactScopeSql, subtreeSql, visibleByIdSql, visibleSql } from './scope-filter.ts';
+import { exactScopeSql, subtreeSql, visibleByIdSql, visibleSql, visibleUsers } from './scope-filter.ts';
 
 describe('visibleSql', () => {
   it('lets a thread read its own level and every ancestor, never a sibling', () => {
@@ -31,6 +31,23 @@ describe('visibleSql', () => {
     expect(visibleByIdSql({ userId: 'u' }, 'x', one)).toBe(
       "tenant_id = $1 AND id = $2 AND (org_id = '' AND user_id = $3 AND agent_id = '' AND thread_id = '') IS TRUE",
     );
+  });
+
+  it('narrows a read to one of the user-level values it sees, one branch of a search split by user', () => {
+    const scope = { orgId: 'acme', userId: 'ann', threadId: 't1' };
+    expect(visibleUsers(scope)).toEqual(['', 'ann']);
+    // The tenant's root is never unset: a user-rooted reader sees its own user only.
+    expect(visibleUsers({ userId: 'ann', threadId: 't1' })).toEqual(['ann']);
+    expect(visibleUsers({ orgId: 'acme' })).toEqual(['']);
+    const above = new Params();
+    expect(visibleSql(scope, above, undefined, '')).toBe(
+      "tenant_id = $1 AND org_id = $2 AND user_id = '' AND agent_id = '' AND thread_id IN ('', $3)",
+    );
+    const own = new Params();
+    expect(visibleSql(scope, own, 'w', 'ann')).toBe(
+      "w.tenant_id = $1 AND w.org_id = $2 AND w.user_id = $3 AND w.agent_id = '' AND w.thread_id IN ('', $4)",
+    );
+    expect(own.values).toEqual(['org:acme', 'acme', 'ann', 't1']);
   });
 
   it('never splices values into the SQL text', () => {

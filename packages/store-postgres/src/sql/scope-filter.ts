@@ -21,14 +21,21 @@ function column(alias: string | undefined, name: string): string {
 /**
  * The WHERE fragment for a read at `scope`: the row's tenant is the reader's, and each level is
  * unset or the reader's (core's `visibilityFilter`). It matches the leading columns of the
- * tables' primary keys and indexes, so isolation is enforced by the query itself.
+ * tables' primary keys and indexes, so isolation is enforced by the query itself. With `user`
+ * (one of the user-level values `scope` sees, see `visibleUsers`), only the rows at that value.
  */
-export function visibleSql(scope: Scope, params: Params, alias?: string): string {
+export function visibleSql(scope: Scope, params: Params, alias?: string, user?: string): string {
   const filter = visibilityFilter(scope);
+  if (user !== undefined) filter.user = filter.user.filter((value) => value === user);
   return [
     `${column(alias, 'tenant_id')} = ${params.add(filter.tenant)}`,
     ...levelsSql(filter, params, alias),
   ].join(' AND ');
+}
+
+/** The user-level values a read at `scope` sees: `''` (rows above any user) and its own user, if any. */
+export function visibleUsers(scope: Scope): string[] {
+  return visibilityFilter(scope).user;
 }
 
 /** `visibleSql`'s conditions on the four levels below the tenant. */
