@@ -9,8 +9,8 @@ import type { Database } from './database.ts';
  * Erases every row stored in the subtree of `scope` from every table in one transaction, plus
  * the edges (at any scope of the tenant) that touch an erased node (an edge never outlives one
  * of its ends), and takes the erased episodes out of BM25's statistics and postings; the erased
- * scopes' vector counts and vectors go with them. Each DELETE is a range on the tables' leading (tenant, scope)
- * columns.
+ * scopes' vector counts and vectors go with them. Each DELETE is a range on the tables' leading
+ * (tenant, scope) columns.
  */
 export async function forgetSubtree(db: Database, scope: Scope): Promise<ForgetCounts> {
   const { schema } = await db.names();
