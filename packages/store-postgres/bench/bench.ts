@@ -23,7 +23,10 @@
  *   (one keyword search, one vector search, a facts query and the recent messages, concurrently),
  *   and of the engine's whole `memory.recall` (router, hybrid retrieval, fusion, budget, access
  *   bookkeeping) with the query's embedding precomputed, so embedding time is excluded, and the
- *   mean CPU time around each recall, this process's and (on Linux) the whole machine's;
+ *   mean CPU time around each recall, this process's and (on Linux) the whole machine's, with the
+ *   share of the machine's time a virtual machine's host took for others meanwhile (steal), and
+ *   the bytes through the loopback interface a recall (its statements and rows, with the server
+ *   on this machine over TCP);
  * - p50/p95 ms of searchVector with recall's limit (60) by a store that has made no search before,
  *   as a new process (or another instance behind a load balancer) makes it, over 20 queries;
  * - recall@20 of searchVector against an exact search of the same schema (`exactSearchBelow`
@@ -101,24 +104,46 @@ function parseCommandLine(argv: string[]): Args {
 /**
  * CPU time used so far, in ms: by this process, and by the whole machine (busy time in Linux's
  * `/proc/stat`, in ticks of 10 ms; undefined where there is none). With the server on the same
- * machine, the difference is mostly the server's.
+ * machine, the difference is mostly the server's. `stolen` and `all` are the machine's time a
+ * virtual machine's host gave to others while it wanted to run, and all its time: on a shared
+ * host, latency moves with the stolen share.
  */
-function cpuTimes(): { node: number; machine: number | undefined } {
+function cpuTimes(): { node: number; machine?: number; stolen?: number; all?: number } {
   const { user, system } = process.cpuUsage();
-  let machine: number | undefined;
+  const node = (user + system) / 1000;
   try {
-    // The first line: cpu user nice system idle iowait irq softirq …
-    const [user_, nice, system_, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
+    // The first line: cpu user nice system idle iowait irq softirq steal …
+    const ticks = readFileSync('/proc/stat', 'utf8')
       .split('\n', 1)[0]!
       .trim()
       .split(/\s+/)
       .slice(1)
       .map(Number);
-    machine = (user_! + nice! + system_! + irq! + softirq!) * 10;
+    const [user_, nice, system_, , , irq, softirq, steal] = ticks;
+    return {
+      node,
+      machine: (user_! + nice! + system_! + irq! + softirq!) * 10,
+      stolen: (steal ?? 0) * 10,
+      all: ticks.slice(0, 8).reduce((sum, t) => sum + (t ?? 0), 0) * 10,
+    };
   } catch {
-    machine = undefined;
+    return { node };
   }
-  return { node: (user + system) / 1000, machine };
+}
+
+/**
+ * Bytes through the loopback interface so far (Linux's `/proc/net/dev`; undefined elsewhere):
+ * with the server on this machine over TCP, what a recall's statements and rows cost the network.
+ */
+function loopbackBytes(): number | undefined {
+  try {
+    const line = readFileSync('/proc/net/dev', 'utf8')
+      .split('\n')
+      .find((l) => l.trim().startsWith('lo:'));
+    return line === undefined ? undefined : Number(line.trim().slice(3).trim().split(/\s+/)[0]);
+  } catch {
+    return undefined;
+  }
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<number> {
@@ -168,6 +193,10 @@ interface SearchNumbers {
   engineRecall: ReturnType<typeof summarize>;
   /** Mean CPU ms around each `memory.recall`: this process's, and the machine's (undefined off Linux). */
   recallCpuMs: { node: number; machine: number | undefined };
+  /** Percent of the machine's time stolen by a virtual machine's host during the recalls (undefined off Linux). */
+  recallStolenPercent: number | undefined;
+  /** Mean KiB through the loopback interface a recall (undefined off Linux; 0 over a Unix socket). */
+  recallLoopbackKiB: number | undefined;
   /** searchVector by a store that has made no search before (a new process's first of a scope). */
   vectorNewStore: ReturnType<typeof summarize>;
   keywordHitsMean: number;
@@ -252,6 +281,9 @@ async function searches(
   });
   let nodeCpu = 0;
   let machineCpu = 0;
+  let stolen = 0;
+  let all = 0;
+  let loopback = 0;
   let hits = 0;
   let overlap = 0;
   let expected = 0;
@@ -289,12 +321,17 @@ async function searches(
       ]),
     );
     const cpuBefore = cpuTimes();
+    const bytesBefore = loopbackBytes();
     const e = await timed(() => memory.recall(query.scope, { query: query.text }));
+    const bytesAfter = loopbackBytes();
     const cpuAfter = cpuTimes();
     if (warm) continue;
     nodeCpu += cpuAfter.node - cpuBefore.node;
     // NaN off Linux, reported as undefined.
     machineCpu += (cpuAfter.machine ?? Number.NaN) - (cpuBefore.machine ?? Number.NaN);
+    stolen += (cpuAfter.stolen ?? Number.NaN) - (cpuBefore.stolen ?? Number.NaN);
+    all += (cpuAfter.all ?? Number.NaN) - (cpuBefore.all ?? Number.NaN);
+    loopback += (bytesAfter ?? Number.NaN) - (bytesBefore ?? Number.NaN);
     keyword.push(k);
     vector.push(v);
     recall.push(r);
@@ -321,6 +358,9 @@ async function searches(
       node: Math.round((nodeCpu / args.queries) * 10) / 10,
       machine: Number.isNaN(machineCpu) ? undefined : Math.round((machineCpu / args.queries) * 10) / 10,
     },
+    recallStolenPercent:
+      Number.isNaN(stolen) || all === 0 ? undefined : Math.round((stolen / all) * 1000) / 10,
+    recallLoopbackKiB: Number.isNaN(loopback) ? undefined : Math.round(loopback / args.queries / 1024),
     vectorNewStore: summarize(vectorNewStore),
     keywordHitsMean: Math.round((hits / args.queries) * 10) / 10,
     vectorRecallAt20: expected === 0 ? 1 : Math.round((overlap / expected) * 1000) / 1000,
@@ -520,6 +560,8 @@ async function main(): Promise<void> {
             `recall store work p50 ${numbers.recall.p50} ms p95 ${numbers.recall.p95} ms | ` +
             `memory.recall p50 ${numbers.engineRecall.p50} ms p95 ${numbers.engineRecall.p95} ms (CPU a recall: Node ${numbers.recallCpuMs.node} ms${
               numbers.recallCpuMs.machine === undefined ? '' : `, machine ${numbers.recallCpuMs.machine} ms`
+            }${numbers.recallStolenPercent === undefined ? '' : `; stolen by the host ${numbers.recallStolenPercent}%`}${
+              numbers.recallLoopbackKiB === undefined ? '' : `; loopback ${numbers.recallLoopbackKiB} KiB`
             }) | ` +
             `vector (limit 60) by a new store p50 ${numbers.vectorNewStore.p50} ms p95 ${numbers.vectorNewStore.p95} ms | ${mib} MiB + ${postingsMiB} MiB postings`,
         );

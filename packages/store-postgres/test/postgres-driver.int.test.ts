@@ -1,4 +1,4 @@
-import { type Scope, type Store, StrataError } from '@strata-memory/core';
+import { contentHash, type Scope, type Store, StrataError } from '@strata-memory/core';
 import { testEmbedder } from '@strata-memory/core/test';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -1137,6 +1137,63 @@ describe('listings read together', () => {
       }
       // A call alone does not use the failing statement.
       expect((await store.episodes.list(calls[0]!)).items.length).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads float64 embeddings back bit for bit on every path, encoding them only in the outermost list', async () => {
+    const { store, statements } = await recordedStore(target.freshSchema('float8'));
+    try {
+      // None of these values survives float32, and they spread over scopes the listing merges.
+      const vectors = Array.from({ length: 12 }, (_, i) =>
+        Array.from({ length: 16 }, (_, j) => Math.sin(i * 16 + j + 0.5) / 3 + (j === i ? 1 / 7 : 0)),
+      );
+      for (const v of vectors) expect(v.every((x) => Math.fround(x) !== x)).toBe(true);
+      const episodes = vectors.map((embedding, i) => ({
+        id: `f${i}`,
+        scope: { userId: 'ann', ...(i % 3 === 0 ? {} : { threadId: `t${i % 3}` }) },
+        text: `turn ${i} about lanterns`,
+        occurredAt: i,
+        embedding,
+        provenance: api,
+      }));
+      const embeddingOf = new Map(episodes.map((e) => [e.id, e.embedding]));
+      const expectExact = (records: Array<{ id: string; embedding?: number[] }>) => {
+        expect(records.length).toBeGreaterThan(0);
+        for (const r of records) expect(r.embedding).toEqual(embeddingOf.get(r.id));
+      };
+      const scope = { userId: 'ann', threadId: 't1' };
+      expectExact(await store.episodes.put({ episodes }));
+      expectExact(await store.episodes.get({ scope: { userId: 'ann' }, ids: ['f0', 'f1', 'f5'] }));
+      statements.length = 0;
+      expectExact((await store.episodes.list({ scope, limit: 3, order: 'desc' })).items);
+      const pages = await Promise.all([
+        store.episodes.list({ scope, limit: 2, until: 7, order: 'desc' }),
+        store.episodes.list({ scope, limit: 2, since: 4, order: 'asc' }),
+      ]);
+      expectExact(pages.flatMap((page) => page.items));
+      // A listing merges the ranges it reads per scope and cuts them at its limit: an encoding
+      // inside a range would detoast every row the range read, not only those returned.
+      const listings = statements.splice(0);
+      expect(listings).toHaveLength(2);
+      for (const text of listings) {
+        expect(text).toContain('encode(');
+        expect(text.split('CROSS JOIN LATERAL').slice(1).join('')).not.toContain('encode(');
+      }
+      expectExact(
+        (await store.episodes.searchKeyword({ scope, query: 'lanterns', limit: 4 })).map((h) => h.episode),
+      );
+      expectExact(
+        (await store.episodes.searchVector({ scope, vector: vectors[4]!, limit: 4 })).map((h) => h.episode),
+      );
+      expectExact(
+        await store.episodes.findByHash({
+          scope: episodes[1]!.scope,
+          contentHashes: [contentHash('turn 1 about lanterns')],
+        }),
+      );
+      expectExact([await store.episodes.update({ scope, id: 'f4', patch: { importance: 0.9 } })]);
     } finally {
       await store.close();
     }

@@ -36,7 +36,7 @@ import {
   visibleUsers,
 } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
-import { decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
+import { decodeFloat8Base64, encodeFloat8Bytes } from './float8-bytes.ts';
 import type { PlannerStatistics } from './planner-statistics.ts';
 import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
 import { tickBatcher } from './tick-batch.ts';
@@ -95,22 +95,28 @@ const STORED_COLUMNS = `${SCOPE_COLUMN_LIST}, id, text, role, speaker, occurred_
   last_accessed_at, embedding_f8, embedding_f4, content_hash, status, merged_into, access_level, provenance, metadata`;
 
 /**
- * The columns a record is read from. The float64 embedding is a `bytea` of its raw big-endian
- * values, selected as it is stored (hex in the text protocol; a Buffer or a Uint8Array here) and
- * decoded with `decodeFloat8Bytes`. Until schema version 5 it was a float8[] read through
- * `array_send`, which the server builds element by element: 60 rows of 384 dimensions took
- * 1.5-1.8 ms longer to read (about 4.7 against 3.1 ms for the whole rows).
+ * The columns a record is read from, `alias`-qualified. The float64 embedding is a `bytea` of its
+ * raw big-endian values; with `encoded`, it is sent as `encode(…, 'base64')` and decoded with
+ * `decodeFloat8Base64`. Selected as it is, the text protocol sends it in hex: twice its bytes, and
+ * Node took about three times as long to parse 200 rows' hex as their base64 (1.9-2.7 against
+ * 0.7-0.9 ms for 384 dimensions). The encoding detoasts the value, so it belongs only in the
+ * statement's outermost list, over rows already cut to those returned: beneath a sort or a merge it
+ * would run for every row they read (`SELECT … ORDER BY … LIMIT` evaluates its list before the
+ * sort). Until schema version 5 the embedding was a float8[] read through `array_send`, which the
+ * server builds element by element, 1.5-1.8 ms slower for 60 rows.
  */
-function selectColumns(alias?: string): string {
+function selectColumns(alias: string | undefined, encoded: boolean): string {
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
+  const embedding = encoded ? `encode(${c('embedding_f8')}, 'base64') AS embedding_f8` : c('embedding_f8');
   return `${SCOPE_COLUMN_LIST.split(', ').map(c).join(', ')}, ${c('id')}, ${c('text')}, ${c('role')}, ${c('speaker')},
     ${c('occurred_at')}, ${c('created_at')}, ${c('importance')}, ${c('access_count')}, ${c('last_accessed_at')},
-    ${c('embedding_f8')}, ${c('content_hash')}, ${c('status')}, ${c('merged_into')},
+    ${embedding}, ${c('content_hash')}, ${c('status')}, ${c('merged_into')},
     ${c('access_level')}, ${c('provenance')}, ${c('metadata')}`;
 }
 
-const COLUMNS = selectColumns();
-const QUALIFIED_COLUMNS = selectColumns('e');
+/** A record's columns, for a statement's outermost list. */
+const COLUMNS = selectColumns(undefined, true);
+const QUALIFIED_COLUMNS = selectColumns('e', true);
 
 function episodeOf(row: EpisodeRow): EpisodeRecord {
   return compact({
@@ -124,7 +130,7 @@ function episodeOf(row: EpisodeRow): EpisodeRecord {
     importance: Number(row.importance),
     accessCount: Number(row.access_count),
     lastAccessedAt: optionalInt(row.last_accessed_at),
-    embedding: row.embedding_f8 === null ? undefined : decodeFloat8Bytes(row.embedding_f8),
+    embedding: row.embedding_f8 === null ? undefined : decodeFloat8Base64(row.embedding_f8),
     contentHash: row.content_hash,
     status: row.status,
     mergedInto: optionalText(row.merged_into),
@@ -309,7 +315,8 @@ type ListArgs = Parameters<EpisodeDriver['list']>[0];
  * `limit` of those ranges merged. Only the rows returned (and up to `limit` more
  * from each scope holding any) are read from the table. Filtering the tenant's timeline instead
  * reads every row of the tenant's other users and threads in the window: in a tenant of ten users
- * whose turns interleave, ten rows for each one returned.
+ * whose turns interleave, ten rows for each one returned. The embedding is left as stored: the
+ * caller encodes it over the rows it returns (see `selectColumns`).
  */
 function timelineSql(
   schema: string,
@@ -329,7 +336,7 @@ function timelineSql(
   ];
   return `SELECT r.* FROM unnest(${orgs}, ${users}, ${agents}, ${threads}) AS s(org_id, user_id, agent_id, thread_id)
       CROSS JOIN LATERAL (
-        SELECT ${QUALIFIED_COLUMNS} FROM ${schema}.episodes e WHERE ${where.join(' AND ')}
+        SELECT ${selectColumns('e', false)} FROM ${schema}.episodes e WHERE ${where.join(' AND ')}
          ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT ${limit}) r
      ORDER BY r.occurred_at ${direction}, r.id ${direction} LIMIT ${limit}`;
 }
@@ -343,7 +350,10 @@ function listSql(schema: string, args: ListArgs, p: Params): string {
       `(e.occurred_at, e.id) ${args.order === 'asc' ? '>' : '<'} (${p.add(occurredAt)}, ${p.add(id)})`,
     );
   }
-  return timelineSql(schema, args, conditions, `${p.add(args.limit + 1)}::integer`, p);
+  const direction = args.order === 'asc' ? 'ASC' : 'DESC';
+  return `SELECT ${selectColumns('t', true)}
+      FROM (${timelineSql(schema, args, conditions, `${p.add(args.limit + 1)}::integer`, p)}) t
+     ORDER BY t.occurred_at ${direction}, t.id ${direction}`;
 }
 
 type VectorSearch = SearchFilter & { vector: number[]; limit: number };
@@ -587,7 +597,8 @@ export function episodeDriver(
     }
     const parts = [...groups.values()].map((group) => `(${listGroupSql(schema, group, p)})`);
     const result = await db.query<EpisodeRow & { call: number }>(
-      `SELECT * FROM (${parts.join(' UNION ALL ')}) calls ORDER BY call, position`,
+      `SELECT calls.call, ${selectColumns('calls', true)} FROM (${parts.join(' UNION ALL ')}) calls
+        ORDER BY calls.call, calls.position`,
       p.values,
     );
     const rows = calls.map((): EpisodeRow[] => []);

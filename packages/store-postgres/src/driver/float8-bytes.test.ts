@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
+import { decodeFloat8Base64, decodeFloat8Bytes, encodeFloat8Bytes } from './float8-bytes.ts';
 
 /** What PostgreSQL's float8send writes for each value, concatenated: 8 big-endian bytes apiece. */
 function float8send(values: number[]): Buffer {
@@ -15,7 +15,7 @@ function bits(values: number[]): string[] {
   return [...float8send(values).toString('hex').matchAll(/.{16}/g)].map((match) => match[0]);
 }
 
-describe('encodeFloat8Bytes / decodeFloat8Bytes', () => {
+describe('encodeFloat8Bytes / decodeFloat8Bytes / decodeFloat8Base64', () => {
   const awkward = [
     0.1, // not a float32: Math.fround(0.1) differs
     1 / 3,
@@ -77,5 +77,17 @@ describe('encodeFloat8Bytes / decodeFloat8Bytes', () => {
     expect(() => decodeFloat8Bytes(new Uint8Array(12))).toThrow(/multiple of 8/);
     expect(() => decodeFloat8Bytes('\\x3ff0000000000000')).toThrow();
     expect(() => decodeFloat8Bytes([1])).toThrow();
+  });
+
+  it("reads base64 as PostgreSQL's encode writes it, a line break every 76 characters", () => {
+    const values = Array.from({ length: 384 }, (_, i) => Math.sin(i) / (i + 1));
+    const base64 = float8send(values).toString('base64');
+    const lines = base64.replace(/.{76}/g, '$&\n');
+    expect(lines.split('\n').length).toBeGreaterThan(40);
+    expect(bits(decodeFloat8Base64(lines))).toEqual(bits(values));
+    expect(bits(decodeFloat8Base64(float8send(awkward).toString('base64')))).toEqual(bits(awkward));
+    expect(decodeFloat8Base64('')).toEqual([]);
+    expect(() => decodeFloat8Base64(float8send(values))).toThrow(/base64/);
+    expect(() => decodeFloat8Base64('AAAA')).toThrow(/multiple of 8/);
   });
 });

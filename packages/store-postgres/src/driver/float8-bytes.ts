@@ -19,9 +19,18 @@ export function encodeFloat8Bytes(values: readonly number[]): Uint8Array {
 }
 
 /**
- * The values of a `bytea` read back: node-postgres hands it as a Buffer (often a view into a
- * larger one), PGlite as a Uint8Array.
+ * The values of a `bytea` read as `encode(embedding_f8, 'base64')`. Reading the column as it is
+ * (hex in the text protocol) sends twice its bytes, and parsing hex in Node took about three times
+ * as long as decoding base64 (see `selectColumns` in episodes.ts).
  */
+export function decodeFloat8Base64(value: unknown): number[] {
+  if (typeof value !== 'string') throw new Error('expected the base64 bytes of a float64 embedding');
+  // Node skips the line breaks PostgreSQL puts every 76 characters. The text comes from the
+  // store's own `encode`: checking its alphabet here took longer than decoding it.
+  return decodeFloat8Bytes(Buffer.from(value, 'base64'));
+}
+
+/** The values of a `bytea`'s bytes: a Buffer (often a view into a larger one) or a Uint8Array. */
 export function decodeFloat8Bytes(value: unknown): number[] {
   if (!(value instanceof Uint8Array)) throw new Error('expected the bytes of a float64 embedding');
   if (value.byteLength % BYTES_PER_VALUE !== 0)
