@@ -6,6 +6,7 @@
  *   node --conditions=@strata-memory/source bench/bench.ts [--json] [--sizes=10000,100000]
  *        [--queries=200] [--dimensions=384] [--url=postgres://…] [--bulk-from=20000]
  *        [--keyword-ranking=bm25|ts_rank_cd] [--shapes=100,1] [--keep] [--reuse=<pid>,…] [--stages]
+ *        [--unprepared]
  *
  * The server is `--url`, else STRATA_PG_URL, else postgres://postgres@127.0.0.1:5432/test; each
  * run uses fresh schemas and drops them at the end (unless --keep). `--reuse=<pid>` measures the
@@ -13,7 +14,8 @@
  * (`bench_<pid>_full_<size>_<tenants>`, the first listed pid that has one), skipping the load:
  * the insert figures are then absent. `--stages` adds, per corpus, how many calls of each store
  * method one `memory.recall` makes and their mean time, and the p50/p95 of each recall stage with
- * the stages run one after another (core's `onStages`).
+ * the stages run one after another (core's `onStages`). `--unprepared` measures the searches with
+ * `prepareStatements: false` (every statement parsed and planned on every call).
  *
  * Prints a table (or, with --json, one JSON document) of:
  * - insert throughput, episodes/s, in batches of 500: text only, and with unit vectors (HNSW
@@ -79,6 +81,8 @@ interface Args {
   reuse: string[];
   /** Also report store calls per recall and per-stage recall times. */
   stages: boolean;
+  /** The measured store runs every statement unprepared. */
+  unprepared: boolean;
 }
 
 function parseCommandLine(argv: string[]): Args {
@@ -98,6 +102,7 @@ function parseCommandLine(argv: string[]): Args {
         ?.split(',')
         .filter((pid) => /^\d+$/.test(pid)) ?? [],
     stages: argv.includes('--stages'),
+    unprepared: argv.includes('--unprepared'),
   };
 }
 
@@ -466,7 +471,7 @@ async function main(): Promise<void> {
     ...(await serverInfo(admin)),
   };
   log(
-    `keyword ranking ${args.keywordRanking}; machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres}, pgvector ${machine.pgvector} (same machine), shared_buffers ${machine.sharedBuffers}, work_mem ${machine.workMem}`,
+    `keyword ranking ${args.keywordRanking}; statements ${args.unprepared ? 'unprepared' : 'prepared'}; machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres}, pgvector ${machine.pgvector} (same machine), shared_buffers ${machine.sharedBuffers}, work_mem ${machine.workMem}`,
   );
   const schemas: string[] = [];
   const fresh = (label: string) => {
@@ -492,6 +497,7 @@ async function main(): Promise<void> {
           connectionString: args.url,
           schema,
           keywordRanking: args.keywordRanking,
+          prepareStatements: !args.unprepared,
         });
         if (!kept) {
           const textOnly = postgresStore({ connectionString: args.url, schema: fresh(`text_${label}`) });
@@ -587,6 +593,7 @@ async function main(): Promise<void> {
           machine: { ...machine, loadAverageAtEnd },
           queries: args.queries,
           keywordRanking: args.keywordRanking,
+          preparedStatements: !args.unprepared,
           results,
         },
         null,

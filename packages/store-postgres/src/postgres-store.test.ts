@@ -29,6 +29,7 @@ describe('postgresStore options', () => {
       { connectionString, poolSize: 0 },
       { connectionString, keywordRanking: 'tf-idf' },
       { connectionString, exactSearchBelow: -1 },
+      { connectionString, prepareStatements: 'yes' },
       { connectionString, pool: { query: 1 } },
       { connectionString, colour: 'blue' },
     ]) {

@@ -28,6 +28,14 @@ export interface PostgresStoreOptions extends StoreTuning {
   connectionTimeoutMs?: number;
   /** Server-side `statement_timeout` for the pool the store creates (not supported behind PgBouncer). */
   statementTimeoutMs?: number;
+  /**
+   * Run recurring statements as named prepared statements on the store's pools (the server then
+   * parses a search once per connection, not on every call, and plans it once where its plan does
+   * not depend on the values). Default true. Behind PgBouncer in
+   * transaction mode, 1.21 or later needs `max_prepared_statements` set; pass false for an older
+   * pooler (the store also turns it off by itself when the server's answers show one).
+   */
+  prepareStatements?: boolean;
 }
 
 const optionsSchema = z
@@ -49,6 +57,7 @@ const optionsSchema = z
     poolSize: z.number().int().min(1).max(1000).optional(),
     connectionTimeoutMs: z.number().int().min(1).max(600_000).optional(),
     statementTimeoutMs: z.number().int().min(1).optional(),
+    prepareStatements: z.boolean().optional(),
   })
   .strict();
 
@@ -84,7 +93,11 @@ function ownPool(connectionString: string, options: ParsedOptions): SqlClient {
   // An idle connection the server drops emits 'error' on the pool; the pool discards it and the
   // next call opens a fresh one. Without a listener, Node would end the process.
   pool.on('error', () => undefined);
-  return poolClient(pool, { ownsPool: true });
+  return poolClient(pool, { ownsPool: true, ...preparation(options) });
+}
+
+function preparation(options: ParsedOptions): { prepareStatements?: boolean } {
+  return options.prepareStatements === undefined ? {} : { prepareStatements: options.prepareStatements };
 }
 
 function openClient(options: ParsedOptions): SqlClient {
@@ -93,14 +106,16 @@ function openClient(options: ParsedOptions): SqlClient {
   ).length;
   if (given !== 1) throw invalidInput('postgresStore: pass exactly one of connectionString, pool or client');
   if (options.client) return options.client;
-  if (options.pool) return poolClient(options.pool, { ownsPool: false });
+  if (options.pool) return poolClient(options.pool, { ownsPool: false, ...preparation(options) });
   return ownPool(options.connectionString!, options);
 }
 
 function openReplica(options: ParsedOptions): SqlClient | undefined {
   const replica = options.readReplica;
   if (replica === undefined) return undefined;
-  return typeof replica === 'string' ? ownPool(replica, options) : poolClient(replica, { ownsPool: false });
+  return typeof replica === 'string'
+    ? ownPool(replica, options)
+    : poolClient(replica, { ownsPool: false, ...preparation(options) });
 }
 
 /**

@@ -24,6 +24,16 @@ describe('defaultTokenizer', () => {
     expect(n).toBeGreaterThan(1);
   });
 
+  it('counts as many tokens as truncation keeps', () => {
+    // count() counts without encoding; truncate() encodes: the two must agree on every text.
+    const texts = ['<|endoftext|> and <|im_start|>', 'naïve café 東京 🙂', 'x'.repeat(300), 'a  b\n\tc'];
+    for (const text of texts) {
+      const n = tokenizer.count(text);
+      expect(tokenizer.truncate(text, n)).toBe(text);
+      expect(tokenizer.count(tokenizer.truncate(text, n - 1))).toBeLessThan(n);
+    }
+  });
+
   it('truncates to the longest prefix within the limit', () => {
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
     for (const max of [1, 3, 10, 57]) {

@@ -1,20 +1,44 @@
 import type { Pool, PoolClient } from 'pg';
+import { StatementPreparation } from './prepared-statements.ts';
 import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.ts';
 
 export interface PoolClientOptions {
   /** End the pool on `close()` (true when the store created it). */
   ownsPool: boolean;
+  /**
+   * Run the statements that recur as named prepared statements (see `StatementPreparation`).
+   * Default true. Behind PgBouncer 1.21 or later, set its `max_prepared_statements`; behind an
+   * older pooler in transaction mode, pass false (the client also switches it off by itself at the
+   * first sign of one).
+   */
+  prepareStatements?: boolean;
 }
 
-function resultOf<R>(result: { rows: R[]; rowCount: number | null }): SqlResult<R> {
-  return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): SqlResult<R> {
+  return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
 }
 
 function queryable(target: Pool | PoolClient): SqlQueryable {
   return {
     async query<R>(text: string, params?: readonly unknown[]) {
-      const result = await target.query(text, params as unknown[] | undefined);
-      return resultOf(result as unknown as { rows: R[]; rowCount: number | null });
+      return resultOf<R>(await target.query(text, params as unknown[] | undefined));
+    },
+  };
+}
+
+/** Statements outside transactions, the recurring ones prepared (see `StatementPreparation`). */
+function preparedQueryable(pool: Pool, preparation: StatementPreparation): SqlQueryable {
+  return {
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const values = params as unknown[] | undefined;
+      const name = preparation.nameFor(text, params);
+      if (name === undefined) return resultOf<R>(await pool.query(text, values));
+      try {
+        return resultOf<R>(await pool.query({ name, text, ...(values ? { values } : {}) }));
+      } catch (error) {
+        if (preparation.failed(text, error) === 'throw') throw error;
+        return resultOf<R>(await pool.query(text, values));
+      }
     },
   };
 }
@@ -22,12 +46,17 @@ function queryable(target: Pool | PoolClient): SqlQueryable {
 /**
  * A `SqlClient` over a node-postgres pool. Plain statements check a connection out for one
  * statement; a transaction keeps one connection from BEGIN to COMMIT and gives it back (or
- * destroys it, when the connection itself failed) afterwards. Nothing is kept on a connection
- * between statements (no session settings, no named prepared statements, no session advisory
- * locks), so the pool can sit behind PgBouncer in transaction mode.
+ * destroys it, when the connection itself failed) afterwards. Nothing but prepared statements is
+ * kept on a connection between statements (no session settings, no session advisory locks), and
+ * statements inside transactions are never prepared, so the pool can sit behind PgBouncer in
+ * transaction mode (1.21 or later with `max_prepared_statements` set, or `prepareStatements:
+ * false`).
  */
 export function poolClient(pool: Pool, options: PoolClientOptions): SqlClient {
-  const direct = queryable(pool);
+  const direct =
+    options.prepareStatements === false
+      ? queryable(pool)
+      : preparedQueryable(pool, new StatementPreparation());
   let closed = false;
   return {
     query: direct.query,
