@@ -31,9 +31,9 @@ export interface PostgresStoreOptions extends StoreTuning {
   /**
    * Run recurring statements as named prepared statements on the store's pools (the server then
    * parses a search once per connection, not on every call, and plans it once where its plan does
-   * not depend on the values). Default true. Behind PgBouncer in
-   * transaction mode, 1.21 or later needs `max_prepared_statements` set; pass false for an older
-   * pooler (the store also turns it off by itself when the server's answers show one).
+   * not depend on the values). Default true. Behind PgBouncer in transaction mode, 1.21 or later
+   * needs `max_prepared_statements` set; pass false for an older pooler (the store also turns it
+   * off by itself when the server's answers show one).
    */
   prepareStatements?: boolean;
 }
@@ -93,11 +93,7 @@ function ownPool(connectionString: string, options: ParsedOptions): SqlClient {
   // An idle connection the server drops emits 'error' on the pool; the pool discards it and the
   // next call opens a fresh one. Without a listener, Node would end the process.
   pool.on('error', () => undefined);
-  return poolClient(pool, { ownsPool: true, ...preparation(options) });
-}
-
-function preparation(options: ParsedOptions): { prepareStatements?: boolean } {
-  return options.prepareStatements === undefined ? {} : { prepareStatements: options.prepareStatements };
+  return poolClient(pool, { ownsPool: true, prepareStatements: options.prepareStatements });
 }
 
 function openClient(options: ParsedOptions): SqlClient {
@@ -106,7 +102,9 @@ function openClient(options: ParsedOptions): SqlClient {
   ).length;
   if (given !== 1) throw invalidInput('postgresStore: pass exactly one of connectionString, pool or client');
   if (options.client) return options.client;
-  if (options.pool) return poolClient(options.pool, { ownsPool: false, ...preparation(options) });
+  if (options.pool) {
+    return poolClient(options.pool, { ownsPool: false, prepareStatements: options.prepareStatements });
+  }
   return ownPool(options.connectionString!, options);
 }
 
@@ -115,7 +113,7 @@ function openReplica(options: ParsedOptions): SqlClient | undefined {
   if (replica === undefined) return undefined;
   return typeof replica === 'string'
     ? ownPool(replica, options)
-    : poolClient(replica, { ownsPool: false, ...preparation(options) });
+    : poolClient(replica, { ownsPool: false, prepareStatements: options.prepareStatements });
 }
 
 /**

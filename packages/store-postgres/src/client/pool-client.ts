@@ -11,7 +11,7 @@ export interface PoolClientOptions {
    * older pooler in transaction mode, pass false (the client also switches it off by itself at the
    * first sign of one).
    */
-  prepareStatements?: boolean;
+  prepareStatements?: boolean | undefined;
 }
 
 function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): SqlResult<R> {

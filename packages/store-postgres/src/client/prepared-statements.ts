@@ -15,10 +15,11 @@ export function statementName(text: string): string {
 /**
  * Which statements a pool runs as named prepared statements, so the server parses the text once
  * per connection instead of on every call, and plans it once where the server finds a generic plan
- * as good as one for each call's values (0.5-1 ms of planning for a search's statement). A text with parameters is prepared once it has run
- * `threshold` times; at most `max` texts are, so the server's memory for them stays bounded
- * whatever the statements' shapes (the first texts to reach the threshold win: the hot ones). The
- * name is derived from the text, so two stores sharing a pool never give one name two texts.
+ * as good as one for each call's values (0.5-1 ms of planning for a search's statement). A text
+ * with parameters is prepared once it has run `threshold` times; at most `max` texts are, so the
+ * server's memory for them stays bounded whatever the statements' shapes (the first texts to reach
+ * the threshold win: the hot ones). The name is derived from the text, so two stores sharing a pool
+ * never give one name two texts.
  *
  * What can go wrong is handled where it shows: a prepared `SELECT *` whose table changed (another
  * instance migrated) fails with "cached plan must not change result type", and that text is run
