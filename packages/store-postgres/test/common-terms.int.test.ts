@@ -1,5 +1,6 @@
 import { memoryStore, type Scope, type Store } from '@strata-memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMON_TERM_READ_RATIO } from '../src/driver/episodes.ts';
 import { openTarget, type TestTarget } from './target.ts';
 
 /**
@@ -103,6 +104,27 @@ describe('BM25 common terms', () => {
     expect(e0, 'filler0 is rare: e0 is a candidate').toBeDefined();
     const e0Full = (await scores(full, 'harbor filler0 zebra')).find(([id]) => id === 'e0')!;
     expect(e0![1]).toBeCloseTo(e0Full[1], 9);
+  });
+
+  it('reads a common term whole or looks it up per candidate, with the same scores', async () => {
+    // Each filler word is in one episode (e5-e12 are ann's, active, without lantern; e5 holds harbor
+    // twice). With one, harbor (30 episodes) and lantern (20) are more than COMMON_TERM_READ_RATIO
+    // times as frequent and are looked up per candidate; with `many`, both are read whole.
+    expect(20).toBeGreaterThan(COMMON_TERM_READ_RATIO);
+    const many = Math.ceil(30 / COMMON_TERM_READ_RATIO);
+    const fillers = [5, 6, 7, 8, 9, 10, 11, 12];
+    expect(many).toBeLessThanOrEqual(fillers.length);
+    for (const rare of [fillers.slice(0, 1), fillers.slice(0, many)]) {
+      const query = `harbor lantern ${rare.map((i) => `filler${i}`).join(' ')}`;
+      const found = await scores(cutoff, query);
+      expect(found.map(([id]) => id).sort(), query).toEqual(rare.map((i) => `e${i}`).sort());
+      const everything = new Map(await scores(full, query));
+      const reference = new Map(await scores(memory, query));
+      for (const [id, score] of found) {
+        expect(score, `${query}: ${id}`).toBeCloseTo(everything.get(id)!, 9);
+        expect(score, `${query}: ${id}`).toBeCloseTo(reference.get(id)!, 9);
+      }
+    }
   });
 
   it('keeps the filters and scopes of the search for candidates', async () => {
