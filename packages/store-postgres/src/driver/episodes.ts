@@ -258,7 +258,8 @@ function bm25Sql(
   // Without the cutoff: every posting of every query term in the reader's scopes.
   const plainParts = `parts AS (
       SELECT k.id, ${part} AS part FROM weights w CROSS JOIN ${probe('true')}),`;
-  // A common term next to rarer ones: read whole (`read`) or looked up per candidate.
+  // A common term next to rarer ones: read whole (`read`, never true without a rarer term, as
+  // `rare_df` is then 0) or looked up per candidate.
   const read = `w.df <= ${COMMON_TERM_READ_RATIO} * (SELECT rare_df FROM mix)`;
   const mixAndParts = `mix AS MATERIALIZED (
       SELECT COALESCE(bool_or(NOT common), false) AS rare, COALESCE(bool_or(common), false) AS common,
@@ -270,7 +271,7 @@ function bm25Sql(
         FROM weights w CROSS JOIN ${probe('NOT w.common OR NOT (SELECT rare FROM mix)')}
       UNION ALL
       SELECT k.id, ${part}
-        FROM weights w CROSS JOIN ${probe(`w.common AND (SELECT rare FROM mix) AND ${read} AND k.id IN (SELECT id FROM candidates)`)}
+        FROM weights w CROSS JOIN ${probe(`w.common AND ${read} AND k.id IN (SELECT id FROM candidates)`)}
       UNION ALL
       SELECT c.id, ${part}
         FROM candidates c
