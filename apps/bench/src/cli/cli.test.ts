@@ -189,6 +189,10 @@ describe('bench perf', () => {
     const report = perfReportSchema.parse(JSON.parse(io.out()));
     expect(report.runs.map((run) => run.items)).toEqual([60, 120]);
     expect(report).toMatchObject({ store: 'memory', embedder: 'hash' });
+    for (const run of report.runs) {
+      expect(run.recallLatencyMs.p95).toBeGreaterThan(0);
+      expect(run.warmRecallLatencyMs.p95).toBeGreaterThan(0);
+    }
   });
 
   it('times each recall stage with --stages, in the JSON and in the table', async () => {
@@ -213,6 +217,7 @@ describe('bench perf', () => {
     const table = captureIo();
     expect(await runCli([...args, '--stages'], table)).toBe(0);
     expect(table.out()).toContain('Recall stages, run one after another');
+    expect(table.out()).toContain('| warm recall p50 / p95 ms |');
     const plain = captureIo();
     expect(await runCli([...args, '--json'], plain)).toBe(0);
     expect(perfReportSchema.parse(JSON.parse(plain.out())).runs[0]!.recallStagesMs).toBeUndefined();

@@ -116,7 +116,12 @@ function buildProgram(io: CliIo): Command {
     )
     .option('--items <list>', 'corpus sizes', integerList({ min: 10, max: 10_000_000 }), [10_000, 100_000])
     .option('--users <n>', 'users (10 per organisation)', integer({ min: 1, max: 1_000_000 }), 100)
-    .option('--queries <n>', 'timed recalls and traversals per size', integer({ min: 1, max: 100_000 }), 200)
+    .option(
+      '--queries <n>',
+      'timed traversals and recalls per size (recalls in each of two rounds)',
+      integer({ min: 1, max: 100_000 }),
+      200,
+    )
     .option('--seed <n>', 'corpus seed', integer({ min: 0, max: 2 ** 31 }), 1)
     .option('--no-isolate', 'run every size in this process (peak RSS then accumulates)')
     .option('--stages', 'also time each recall stage, the stages run one after another')
