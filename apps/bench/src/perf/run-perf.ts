@@ -259,20 +259,19 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
     // caches warming up as they would after a deploy), then the steady state.
     const questions = Array.from({ length: options.queries }, () => corpusQuestion(random, users));
     const warmQuestions = Array.from({ length: options.queries }, () => corpusQuestion(random, users));
-    const recallMs: number[] = [];
-    const warmRecallMs: number[] = [];
-    progress.start(options.queries * 2, `${items} items: recalls, two rounds`);
-    for (const [round, times] of [
-      [questions, recallMs],
-      [warmQuestions, warmRecallMs],
-    ] as const) {
+    const timeRecalls = async (round: typeof questions): Promise<number[]> => {
+      const times: number[] = [];
       for (const { scope, query } of round) {
         const start = performance.now();
         await memory.recall(scope, { query, budget: { tokens: RECALL_BUDGET_TOKENS } });
         times.push(performance.now() - start);
         progress.advance();
       }
-    }
+      return times;
+    };
+    progress.start(options.queries * 2, `${items} items: recalls, two rounds`);
+    const recallMs = await timeRecalls(questions);
+    const warmRecallMs = await timeRecalls(warmQuestions);
     progress.stop();
     const stages = options.stages
       ? await timeRecallStages({ store: bench.store, embedder, clock, tokenizer, questions })
