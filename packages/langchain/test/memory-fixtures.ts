@@ -47,19 +47,9 @@ export async function strataRejection(promise: PromiseLike<unknown>): Promise<St
   try {
     await promise;
   } catch (error) {
-    const found = findStrataError(error);
+    const found = StrataError.from(error);
     if (found) return found;
     throw error;
   }
   throw new Error('expected a StrataError');
-}
-
-/** The StrataError itself or the first one in its `cause` chain (LangChain wraps middleware errors). */
-export function findStrataError(error: unknown): StrataError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    if (StrataError.isInstance(current)) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

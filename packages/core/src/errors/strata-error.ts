@@ -90,9 +90,28 @@ export class StrataError extends Error {
     return typeof error === 'object' && error !== null && marker in error;
   }
 
-  /** True when `error` is a StrataError with the given code. */
-  static hasCode(error: unknown, code: ErrorCode): error is StrataError {
-    return StrataError.isInstance(error) && error.code === code;
+  /**
+   * The StrataError `error` is, or the first one on its `cause` chain: frameworks wrap errors
+   * thrown inside them (LangChain's `MiddlewareError`, a tool or stream error), keeping ours as the
+   * cause. Undefined when there is none.
+   */
+  static from(error: unknown): StrataError | undefined {
+    const seen = new Set<unknown>();
+    let current: unknown = error;
+    while (typeof current === 'object' && current !== null && !seen.has(current)) {
+      if (StrataError.isInstance(current)) return current;
+      seen.add(current);
+      current = (current as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+
+  /**
+   * True when `error` is a StrataError with the given code, or wraps one (see `from`). Use
+   * `StrataError.from(error)` to read the error's details.
+   */
+  static hasCode(error: unknown, code: ErrorCode): boolean {
+    return StrataError.from(error)?.code === code;
   }
 
   toJSON(): Record<string, unknown> {

@@ -8,7 +8,8 @@ function invalid(fn: () => unknown): StrataError {
   try {
     fn();
   } catch (error) {
-    if (StrataError.hasCode(error, 'model_output_invalid')) return error;
+    const found = StrataError.from(error);
+    if (found?.code === 'model_output_invalid') return found;
     throw error;
   }
   throw new Error('expected model_output_invalid');

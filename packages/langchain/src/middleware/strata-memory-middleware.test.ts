@@ -2,11 +2,11 @@ import { AIMessage, type BaseMessage, SystemMessage } from '@langchain/core/mess
 import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
-import type { Memory, MemoryErrorEvent } from '@strata-memory/core';
+import { type Memory, type MemoryErrorEvent, StrataError } from '@strata-memory/core';
 import { createAgent, createMiddleware, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { findStrataError, newMemory, outageStore } from '../../test/memory-fixtures.ts';
+import { newMemory, outageStore } from '../../test/memory-fixtures.ts';
 import { strataMemoryMiddleware } from './strata-memory-middleware.ts';
 
 const user = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
@@ -155,7 +155,7 @@ describe('strataMemoryMiddleware in createAgent', () => {
       middleware: [strataMemoryMiddleware({ memory, scope: { orgId: 'acme', userId: 'ada' } })],
     });
     const error = await conflicting.invoke(user('hi'), run('mallory', 't2')).catch((e: unknown) => e);
-    expect(findStrataError(error)?.code).toBe('invalid_scope');
+    expect(StrataError.from(error)?.code).toBe('invalid_scope');
     expect(model.callCount).toBe(1);
   });
 
@@ -163,7 +163,9 @@ describe('strataMemoryMiddleware in createAgent', () => {
     const model = answering('never');
     const agent = createAgent({ model, middleware: [strataMemoryMiddleware({ memory: newMemory() })] });
     const error = await agent.invoke(user('hi')).catch((e: unknown) => e);
-    expect(findStrataError(error)?.code).toBe('invalid_scope');
+    // LangChain wraps it (MiddlewareError); the documented check sees through the wrapper
+    expect(StrataError.isInstance(error)).toBe(false);
+    expect(StrataError.hasCode(error, 'invalid_scope')).toBe(true);
     expect(model.callCount).toBe(0);
   });
 
@@ -249,7 +251,7 @@ describe('strataMemoryMiddleware in createAgent', () => {
       const result = await agent.invoke(user('hi'), run('ada', 't1'));
       expect(result.messages.at(-1)!.text).toBe('ok');
       expect(systemTexts(model.calls)).toEqual(['Base.']);
-      expect(errors.map((e) => [e.phase, findStrataError(e.error)?.code])).toEqual([
+      expect(errors.map((e) => [e.phase, StrataError.from(e.error)?.code])).toEqual([
         ['recall', 'store_unavailable'],
         ['observe', 'store_unavailable'],
       ]);
@@ -265,7 +267,7 @@ describe('strataMemoryMiddleware in createAgent', () => {
       });
       outage.down = true;
       const error = await agent.invoke(user('hi'), run('ada', 't1')).catch((e: unknown) => e);
-      expect(findStrataError(error)?.code).toBe('store_unavailable');
+      expect(StrataError.from(error)?.code).toBe('store_unavailable');
       expect(model.callCount).toBe(0);
     });
 
