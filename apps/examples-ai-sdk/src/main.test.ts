@@ -11,13 +11,22 @@ const db = join(workDir, 'chat.db');
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Runs the chat as its own process (`pnpm start` does the same), typing `lines` into it. */
-function chat(args: { user: string; lines: string[] }): Promise<string> {
+function chat(args: { user: string; lines: string[]; asDocumented?: boolean }): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@strata-memory/source', 'src/main.ts', '--db', db, '--user', args.user],
-      { cwd: appDir, env: { ...process.env, STRATA_OFFLINE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const options = ['--db', db, '--user', args.user];
+    // `asDocumented`: the README's command, through pnpm from the repository root
+    const [file, argv, cwd] = args.asDocumented
+      ? [
+          'pnpm',
+          ['--filter', '@strata-memory/examples-ai-sdk', 'start', '--', ...options],
+          join(appDir, '../..'),
+        ]
+      : [process.execPath, ['--conditions=@strata-memory/source', 'src/main.ts', ...options], appDir];
+    const child = spawn(file, argv, {
+      cwd,
+      env: { ...process.env, STRATA_OFFLINE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -53,7 +62,7 @@ describe('examples-ai-sdk chat', () => {
   });
 
   it('keeps users apart in the same file', async () => {
-    const other = await chat({ user: 'bob', lines: ['What is my name?'] });
+    const other = await chat({ user: 'bob', asDocumented: true, lines: ['What is my name?'] });
     expect(other).toContain("assistant> I don't know your name yet.");
   });
 

@@ -11,13 +11,22 @@ const db = join(workDir, 'agent.db');
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Runs the agent as its own process (`pnpm start` does the same), typing `lines` into it. */
-function chat(args: { user: string; lines: string[] }): Promise<string> {
+function chat(args: { user: string; lines: string[]; asDocumented?: boolean }): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@strata-memory/source', 'src/main.ts', '--db', db, '--user', args.user],
-      { cwd: appDir, env: { ...process.env, STRATA_OFFLINE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const options = ['--db', db, '--user', args.user];
+    // `asDocumented`: the README's command, through pnpm from the repository root
+    const [file, argv, cwd] = args.asDocumented
+      ? [
+          'pnpm',
+          ['--filter', '@strata-memory/examples-langchain', 'start', '--', ...options],
+          join(appDir, '../..'),
+        ]
+      : [process.execPath, ['--conditions=@strata-memory/source', 'src/main.ts', ...options], appDir];
+    const child = spawn(file, argv, {
+      cwd,
+      env: { ...process.env, STRATA_OFFLINE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -68,7 +77,11 @@ describe('examples-langchain agent', () => {
   });
 
   it('keeps users apart in the same file', async () => {
-    const other = await chat({ user: 'bob', lines: ['What is my name?', 'find notes about the offsite'] });
+    const other = await chat({
+      user: 'bob',
+      asDocumented: true,
+      lines: ['What is my name?', 'find notes about the offsite'],
+    });
     expect(other).toContain("assistant> I don't know your name yet.");
     expect(other).toContain('assistant> No notes found.');
   });

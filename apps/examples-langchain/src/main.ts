@@ -11,21 +11,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { createMemory } from '@strata-memory/core';
 import { localEmbedder } from '@strata-memory/embed-local';
 import { sqliteStore } from '@strata-memory/store-sqlite';
 import { createMemoryAgent } from './agent.ts';
 import { HELP, runChat } from './chat.ts';
 import { chooseChatModel } from './chat-model.ts';
+import { type ChatOptions, chatOptions } from './chat-options.ts';
 
-const { values } = parseArgs({
-  options: {
-    db: { type: 'string', default: '.strata/agent.db' },
-    user: { type: 'string', default: 'me' },
-    session: { type: 'string' },
-  },
-});
+const values = parsedOptions();
 
 const path = resolve(values.db);
 mkdirSync(dirname(path), { recursive: true });
@@ -68,4 +62,14 @@ try {
 } finally {
   reader.close();
   await memory.close();
+}
+
+/** The command line, or the process exits: 0 after `--help`, 2 on a bad option (with the reason). */
+function parsedOptions(): ChatOptions {
+  try {
+    return chatOptions(process.argv.slice(2)) ?? process.exit(0);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
 }

@@ -11,21 +11,27 @@ const db = join(workDir, 'chat.db');
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Runs the chat as its own process (`pnpm start` does the same), typing `lines` into it. */
-function chat(args: { user: string; lines: string[]; session?: string }): Promise<string> {
+function chat(args: {
+  user: string;
+  lines: string[];
+  session?: string;
+  asDocumented?: boolean;
+}): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=@strata-memory/source',
-        'src/main.ts',
-        '--db',
-        db,
-        '--user',
-        args.user,
-        ...(args.session ? ['--session', args.session] : []),
-      ],
-      { cwd: appDir, env: { ...process.env, STRATA_OFFLINE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const options = ['--db', db, '--user', args.user, ...(args.session ? ['--session', args.session] : [])];
+    // `asDocumented`: the README's command, through pnpm from the repository root
+    const [file, argv, cwd] = args.asDocumented
+      ? [
+          'pnpm',
+          ['--filter', '@strata-memory/examples-mastra', 'start', '--', ...options],
+          join(appDir, '../..'),
+        ]
+      : [process.execPath, ['--conditions=@strata-memory/source', 'src/main.ts', ...options], appDir];
+    const child = spawn(file, argv, {
+      cwd,
+      env: { ...process.env, STRATA_OFFLINE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -67,7 +73,7 @@ describe('examples-mastra chat', () => {
   });
 
   it('keeps resources apart in the same file', async () => {
-    const other = await chat({ user: 'bob', lines: ['What is my name?'] });
+    const other = await chat({ user: 'bob', asDocumented: true, lines: ['What is my name?'] });
     expect(other).toContain("assistant> I don't know your name yet.");
   });
 
