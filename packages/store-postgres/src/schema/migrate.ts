@@ -62,34 +62,38 @@ export async function migrateSchema(
     const vector = await vectorSchema(client);
     if (vector) return { names: { schema: quoteIdent(schema), vector }, version: seen, applied: [] };
   }
-  return client.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY.toString()]);
-    await tx.query('CREATE EXTENSION IF NOT EXISTS vector');
-    // GIN indexes led by tenant_id (a btree column) need btree_gin's operator classes.
-    await tx.query('CREATE EXTENSION IF NOT EXISTS btree_gin');
-    const vector = await vectorSchema(tx);
-    if (!vector)
-      throw new StrataError({ code: 'store_failure', message: 'the pgvector extension is missing' });
-    const names: SchemaNames = { schema: quoteIdent(schema), vector };
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${names.schema}.schema_migrations (
+  return client.transaction(
+    async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY.toString()]);
+      await tx.query('CREATE EXTENSION IF NOT EXISTS vector');
+      // GIN indexes led by tenant_id (a btree column) need btree_gin's operator classes.
+      await tx.query('CREATE EXTENSION IF NOT EXISTS btree_gin');
+      const vector = await vectorSchema(tx);
+      if (!vector)
+        throw new StrataError({ code: 'store_failure', message: 'the pgvector extension is missing' });
+      const names: SchemaNames = { schema: quoteIdent(schema), vector };
+      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
+      await tx.query(
+        `CREATE TABLE IF NOT EXISTS ${names.schema}.schema_migrations (
          version integer PRIMARY KEY,
          name text NOT NULL,
          applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const version = (await currentVersion(tx, schema)) ?? 0;
-    if (version > SCHEMA_VERSION) throw tooNew(schema, version);
-    const applied: number[] = [];
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= version || migration.version > upTo) continue;
-      for (const statement of migration.statements(names)) await tx.query(statement);
-      await tx.query(`INSERT INTO ${names.schema}.schema_migrations (version, name) VALUES ($1, $2)`, [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-    return { names, version: Math.max(version, upTo), applied };
-  });
+      );
+      const version = (await currentVersion(tx, schema)) ?? 0;
+      if (version > SCHEMA_VERSION) throw tooNew(schema, version);
+      const applied: number[] = [];
+      for (const migration of MIGRATIONS) {
+        if (migration.version <= version || migration.version > upTo) continue;
+        for (const statement of migration.statements(names)) await tx.query(statement);
+        await tx.query(`INSERT INTO ${names.schema}.schema_migrations (version, name) VALUES ($1, $2)`, [
+          migration.version,
+          migration.name,
+        ]);
+        applied.push(migration.version);
+      }
+      return { names, version: Math.max(version, upTo), applied };
+      // A migration may copy or index whole tables: the client-side query timeout does not apply.
+    },
+    { untimed: true },
+  );
 }
