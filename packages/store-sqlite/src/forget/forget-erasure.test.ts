@@ -206,6 +206,20 @@ describe('forget erases the user from the SQLite file', () => {
     expect(markersIn(tables, bobWords)).toEqual(bobWords);
   });
 
+  it('called inside a transaction, empties the WAL once the transaction commits', async () => {
+    const words = markerWords(5, 4);
+    const { store, memory } = openMemory();
+    await observeMarkers(memory, mariaThread, words);
+    await store.transaction(async () => {
+      await store.forget({ scope: maria });
+      // Not yet: the transaction is still open.
+      expect(fileBytes(`${path}-wal`).length).toBeGreaterThan(0);
+    });
+    expect(fileBytes(`${path}-wal`).length).toBe(0);
+    expect(markersIn(fileBytes(path), words)).toEqual([]);
+    await store.close();
+  });
+
   it('erases the terms of episodes deleted before secure deletes were switched on', async () => {
     const words = markerWords(4, 4);
     const { store, memory } = openMemory();
