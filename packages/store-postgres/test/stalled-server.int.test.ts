@@ -1,5 +1,7 @@
 import { type Store, StrataError } from '@strata-memory/core';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poolClient } from '../src/client/pool-client.ts';
 import { openTarget, PG_URL, type TestTarget } from './target.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
@@ -105,6 +107,22 @@ describe.runIf(PG_URL)(
       expect(await store.state.get({ scope, key: 'half-2' })).toBeNull();
       await store.state.set({ scope, key: 'after', value: 2 });
       expect(await store.state.get({ scope, key: 'after' })).toMatchObject({ value: 2 });
+    });
+
+    it('exempts untimed transactions (schema migrations) from the query timeout, and only them', async () => {
+      const pool = new pg.Pool({ connectionString: PG_URL, max: 1, query_timeout: QUERY_TIMEOUT_MS });
+      pool.on('error', () => undefined);
+      const client = poolClient(pool, { ownsPool: true });
+      try {
+        const slow = `SELECT pg_sleep(${(QUERY_TIMEOUT_MS * 1.5) / 1000}) IS NULL AS slept`;
+        const untimed = await client.transaction((tx) => tx.query<{ slept: boolean }>(slow), {
+          untimed: true,
+        });
+        expect(untimed.rows).toEqual([{ slept: false }]);
+        await expect(client.transaction((tx) => tx.query(slow))).rejects.toThrow(/Query read timeout/);
+      } finally {
+        await client.close();
+      }
     });
   },
 );

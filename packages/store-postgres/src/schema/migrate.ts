@@ -1,5 +1,5 @@
 import { StrataError } from '@strata-memory/core';
-import type { SqlClient, SqlQueryable } from '../client/sql-client.ts';
+import type { SqlClient, SqlQueryable, TransactionOptions } from '../client/sql-client.ts';
 import { quoteIdent } from './identifiers.ts';
 import { MIGRATIONS, SCHEMA_VERSION, type SchemaNames } from './migrations.ts';
 
@@ -11,6 +11,9 @@ import { MIGRATIONS, SCHEMA_VERSION, type SchemaNames } from './migrations.ts';
  * happens to serve next).
  */
 export const MIGRATION_LOCK_KEY = 0x535452415441n;
+
+/** A migration may copy or index whole tables: the pool's client-side query timeout does not apply. */
+const MIGRATION_TRANSACTION: TransactionOptions = { untimed: true };
 
 export interface MigrationResult {
   names: SchemaNames;
@@ -62,38 +65,34 @@ export async function migrateSchema(
     const vector = await vectorSchema(client);
     if (vector) return { names: { schema: quoteIdent(schema), vector }, version: seen, applied: [] };
   }
-  return client.transaction(
-    async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY.toString()]);
-      await tx.query('CREATE EXTENSION IF NOT EXISTS vector');
-      // GIN indexes led by tenant_id (a btree column) need btree_gin's operator classes.
-      await tx.query('CREATE EXTENSION IF NOT EXISTS btree_gin');
-      const vector = await vectorSchema(tx);
-      if (!vector)
-        throw new StrataError({ code: 'store_failure', message: 'the pgvector extension is missing' });
-      const names: SchemaNames = { schema: quoteIdent(schema), vector };
-      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
-      await tx.query(
-        `CREATE TABLE IF NOT EXISTS ${names.schema}.schema_migrations (
+  return client.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY.toString()]);
+    await tx.query('CREATE EXTENSION IF NOT EXISTS vector');
+    // GIN indexes led by tenant_id (a btree column) need btree_gin's operator classes.
+    await tx.query('CREATE EXTENSION IF NOT EXISTS btree_gin');
+    const vector = await vectorSchema(tx);
+    if (!vector)
+      throw new StrataError({ code: 'store_failure', message: 'the pgvector extension is missing' });
+    const names: SchemaNames = { schema: quoteIdent(schema), vector };
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${names.schema}.schema_migrations (
          version integer PRIMARY KEY,
          name text NOT NULL,
          applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      const version = (await currentVersion(tx, schema)) ?? 0;
-      if (version > SCHEMA_VERSION) throw tooNew(schema, version);
-      const applied: number[] = [];
-      for (const migration of MIGRATIONS) {
-        if (migration.version <= version || migration.version > upTo) continue;
-        for (const statement of migration.statements(names)) await tx.query(statement);
-        await tx.query(`INSERT INTO ${names.schema}.schema_migrations (version, name) VALUES ($1, $2)`, [
-          migration.version,
-          migration.name,
-        ]);
-        applied.push(migration.version);
-      }
-      return { names, version: Math.max(version, upTo), applied };
-      // A migration may copy or index whole tables: the client-side query timeout does not apply.
-    },
-    { untimed: true },
-  );
+    );
+    const version = (await currentVersion(tx, schema)) ?? 0;
+    if (version > SCHEMA_VERSION) throw tooNew(schema, version);
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= version || migration.version > upTo) continue;
+      for (const statement of migration.statements(names)) await tx.query(statement);
+      await tx.query(`INSERT INTO ${names.schema}.schema_migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return { names, version: Math.max(version, upTo), applied };
+  }, MIGRATION_TRANSACTION);
 }
