@@ -30,6 +30,9 @@ describe('postgresStore options', () => {
       { connectionString, keywordRanking: 'tf-idf' },
       { connectionString, exactSearchBelow: -1 },
       { connectionString, prepareStatements: 'yes' },
+      { connectionString, queryTimeoutMs: -1 },
+      { connectionString, queryTimeoutMs: 1.5 },
+      { connectionString, keepAliveInitialDelayMs: -5 },
       { connectionString, pool: { query: 1 } },
       { connectionString, colour: 'blue' },
     ]) {

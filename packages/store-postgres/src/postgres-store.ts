@@ -26,7 +26,22 @@ export interface PostgresStoreOptions extends StoreTuning {
   poolSize?: number;
   /** How long a call waits for a new connection before failing with `store_unavailable`. Default 5000 ms. */
   connectionTimeoutMs?: number;
-  /** Server-side `statement_timeout` for the pool the store creates (not supported behind PgBouncer). */
+  /**
+   * How long a statement waits for the server's answer, on the pools the store creates, before the
+   * call fails with a retryable `store_unavailable` and the connection is discarded: a server that
+   * stops answering mid-call cannot hold a call for the length of the outage. Default 30000 ms;
+   * 0 for no limit. Schema migrations are exempt.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * Idle time before TCP keepalive probes start on the store's connections, so connections to a
+   * server that went away are found dead and replaced. Default 10000 ms.
+   */
+  keepAliveInitialDelayMs?: number;
+  /**
+   * Server-side `statement_timeout` for the pool the store creates (not supported behind
+   * PgBouncer): the server itself cancels a statement running longer (`store_unavailable`).
+   */
   statementTimeoutMs?: number;
   /**
    * Run recurring statements as named prepared statements on the store's pools (the server then
@@ -56,6 +71,8 @@ const optionsSchema = z
       .optional(),
     poolSize: z.number().int().min(1).max(1000).optional(),
     connectionTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+    queryTimeoutMs: z.number().int().min(0).max(2_147_483_647).optional(),
+    keepAliveInitialDelayMs: z.number().int().min(0).max(2_147_483_647).optional(),
     statementTimeoutMs: z.number().int().min(1).optional(),
     prepareStatements: z.boolean().optional(),
   })
@@ -81,13 +98,23 @@ function isSqlClient(value: unknown): value is SqlClient {
 
 type ParsedOptions = z.output<typeof optionsSchema>;
 
+/** Defaults of the pools the store creates. */
+const POOL_DEFAULTS = {
+  connectionTimeoutMs: 5_000,
+  queryTimeoutMs: 30_000,
+  keepAliveInitialDelayMs: 10_000,
+} as const;
+
 function ownPool(connectionString: string, options: ParsedOptions): SqlClient {
+  const queryTimeoutMs = options.queryTimeoutMs ?? POOL_DEFAULTS.queryTimeoutMs;
   const pool = new pg.Pool({
     connectionString,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? POOL_DEFAULTS.connectionTimeoutMs,
     idleTimeoutMillis: 30_000,
+    ...(queryTimeoutMs === 0 ? {} : { query_timeout: queryTimeoutMs }),
     keepAlive: true,
+    keepAliveInitialDelayMillis: options.keepAliveInitialDelayMs ?? POOL_DEFAULTS.keepAliveInitialDelayMs,
     ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
   });
   // An idle connection the server drops emits 'error' on the pool; the pool discards it and the

@@ -83,6 +83,8 @@ export async function openTarget(): Promise<TestTarget> {
         poolSize: _p,
         connectionTimeoutMs: _c,
         statementTimeoutMs: _s,
+        queryTimeoutMs: _q,
+        keepAliveInitialDelayMs: _k,
         connectionString: _u,
         readReplica: _r,
         ...tuning

@@ -6,10 +6,13 @@ import net from 'node:net';
  * - `open`: forwards bytes both ways;
  * - `refuse`: the port is closed (connections are refused at once, like a stopped server);
  * - `drop`: connections are accepted and closed straight away (a server that crashes on connect);
- * - `blackhole`: connections are accepted and never answered (an unreachable host).
- * Cutting (any mode but `open`) also destroys every live connection.
+ * - `blackhole`: connections are accepted and never answered (an unreachable host);
+ * - `stall`: live connections stay open but no byte goes through either way, and new ones are
+ *   accepted and never answered (a server or network that stops answering mid-call). Back to
+ *   `open`, the stalled connections forward again.
+ * Cutting (`refuse`, `drop`, `blackhole`) also destroys every live connection.
  */
-export type ProxyMode = 'open' | 'refuse' | 'drop' | 'blackhole';
+export type ProxyMode = 'open' | 'refuse' | 'drop' | 'blackhole' | 'stall';
 
 export interface TcpProxy {
   readonly port: number;
@@ -31,7 +34,7 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
       client.destroy();
       return;
     }
-    if (mode === 'blackhole') return;
+    if (mode === 'blackhole' || mode === 'stall') return;
     const server = net.connect(upstream.port, upstream.host);
     track(server);
     client.pipe(server).pipe(client);
@@ -54,7 +57,9 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
   return {
     port,
     async set(next) {
-      if (next !== 'open') for (const socket of sockets) socket.destroy();
+      if (next === 'stall') for (const socket of sockets) socket.pause();
+      else if (next === 'open') for (const socket of sockets) socket.resume();
+      else for (const socket of sockets) socket.destroy();
       if (next === 'refuse' && server.listening) await stop();
       if (next !== 'refuse' && !server.listening) await listen(port);
       mode = next;

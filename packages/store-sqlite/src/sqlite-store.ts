@@ -155,7 +155,13 @@ export function sqliteStore(options: SqliteStoreOptions = {}): Store {
     capabilities,
     ...subStores(sql, session.outer, vectors, terms),
     transaction: (fn) => session.transaction((runner) => fn(subStores(sql, runner, vectors, terms))),
-    forget: ({ scope }) => session.outer.write(() => forgetSubtree(sql, vectors, scope)),
+    forget: async ({ scope }) => {
+      const counts = await session.outer.write(() => forgetSubtree(sql, vectors, scope));
+      // The erased rows' pages were zeroed (secure_delete), but their earlier versions are still
+      // frames in the WAL until a checkpoint: empty it now.
+      if (persistent) await session.truncateWal();
+      return counts;
+    },
     close: async () => {
       await session.close();
       terms.close();

@@ -1,6 +1,10 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
+import { isConnectionFailure } from '../errors/map-error.ts';
 import { StatementPreparation } from './prepared-statements.ts';
-import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.ts';
+import type { SqlClient, SqlQueryable, SqlResult, TransactionOptions } from './sql-client.ts';
+
+/** The longest timer Node allows (about 24.8 days): a statement with it has no practical time limit. */
+const UNTIMED_MS = 2_147_483_647;
 
 export interface PoolClientOptions {
   /** End the pool on `close()` (true when the store created it). */
@@ -18,10 +22,19 @@ function resultOf<R>(result: { rows: unknown[]; rowCount: number | null }): SqlR
   return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
 }
 
-function queryable(target: Pool | PoolClient): SqlQueryable {
+function queryable(target: Pool | PoolClient, untimed = false): SqlQueryable {
   return {
     async query<R>(text: string, params?: readonly unknown[]) {
-      return resultOf<R>(await target.query(text, params as unknown[] | undefined));
+      const values = params as unknown[] | undefined;
+      if (!untimed) return resultOf<R>(await target.query(text, values));
+      // A query's own `query_timeout` overrides the pool's (node-postgres reads it from the query
+      // config; @types/pg does not declare it).
+      const config: QueryConfig & { query_timeout: number } = {
+        text,
+        ...(values ? { values } : {}),
+        query_timeout: UNTIMED_MS,
+      };
+      return resultOf<R>(await target.query(config));
     },
   };
 }
@@ -60,7 +73,10 @@ export function poolClient(pool: Pool, options: PoolClientOptions): SqlClient {
   let closed = false;
   return {
     query: direct.query,
-    async transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    async transaction<T>(
+      fn: (tx: SqlQueryable) => Promise<T>,
+      transactionOptions?: TransactionOptions,
+    ): Promise<T> {
       const connection = await pool.connect();
       let broken: Error | undefined;
       // A connection that drops while checked out emits 'error' on the client, not the pool; the
@@ -72,10 +88,17 @@ export function poolClient(pool: Pool, options: PoolClientOptions): SqlClient {
       connection.on('error', onError);
       try {
         await connection.query('BEGIN');
-        const result = await fn(queryable(connection));
+        const result = await fn(queryable(connection, transactionOptions?.untimed === true));
         await connection.query('COMMIT');
         return result;
       } catch (error) {
+        if (broken !== undefined || isConnectionFailure(error)) {
+          // The connection is gone or stopped answering (a statement outlived the query timeout):
+          // a ROLLBACK would wait as long again. Destroying the connection ends the transaction on
+          // the server, which rolls it back.
+          broken ??= error instanceof Error ? error : new Error(String(error));
+          throw error;
+        }
         try {
           await connection.query('ROLLBACK');
         } catch (rollbackError) {

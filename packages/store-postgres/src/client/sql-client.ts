@@ -16,12 +16,20 @@ export interface SqlQueryable {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
 }
 
+export interface TransactionOptions {
+  /**
+   * Its statements have no client-side time limit (the pool's query timeout): for schema
+   * migrations, which may copy or index large tables.
+   */
+  untimed?: boolean;
+}
+
 export interface SqlClient extends SqlQueryable {
   /**
    * Runs `fn` inside BEGIN … COMMIT on one connection; rolls back and rethrows when `fn` throws.
    * Every query of `fn` must go through the `tx` it receives.
    */
-  transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: SqlQueryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Releases the connections (a pool the caller passed in is left open). */
   close(): Promise<void>;
 }

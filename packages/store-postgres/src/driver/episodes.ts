@@ -13,7 +13,7 @@ import {
 import type { SchemaNames } from '../schema/migrations.ts';
 import { vectorsAddedSql, vectorsChangedSql, vectorsRemovedSql } from '../search/episode-vectors.ts';
 import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../search/keyword-postings.ts';
-import { keywordChangesSql } from '../search/keyword-stats.ts';
+import { emptyTermsRemovedSql, keywordChangesSql, lexemesOfSql } from '../search/keyword-stats.ts';
 import { scopedSearchSql, visibleScopesQuerySql } from '../search/scoped-search.ts';
 import { anyTermQuery, documentVector, queryTerms } from '../search/tsvector.ts';
 import { exactBoundSql, vectorCountChangesSql, visibleVectorCountSql } from '../search/vector-counts.ts';
@@ -830,19 +830,27 @@ export function episodeDriver(
 
     async delete({ scope, ids }) {
       const { schema } = await db.names();
-      const p = new Params();
-      const result = await db.query<{ n: unknown }>(
-        `WITH gone AS (
-           DELETE FROM ${schema}.episodes WHERE ${visibleByIdSql(scope, ids, p)}
-           RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, dims),
-         ${keywordChangesSql(schema, 'gone', -1)},
-         ${vectorCountChangesSql(schema, 'gone', -1)},
-         ${postingsRemovedSql(schema, 'gone')},
-         ${vectorsRemovedSql(schema, 'gone')}
-         SELECT count(*) AS n FROM gone`,
-        p.values,
-      );
-      return { deleted: int(result.rows[0]!.n) };
+      return db.atomic(async () => {
+        const p = new Params();
+        const result = await db.query<{ n: unknown; lexemes: string[] | null }>(
+          `WITH gone AS (
+             DELETE FROM ${schema}.episodes WHERE ${visibleByIdSql(scope, ids, p)}
+             RETURNING ${SCOPE_COLUMN_LIST}, id, doc_length, search, dims),
+           ${keywordChangesSql(schema, 'gone', -1)},
+           ${vectorCountChangesSql(schema, 'gone', -1)},
+           ${postingsRemovedSql(schema, 'gone')},
+           ${vectorsRemovedSql(schema, 'gone')}
+           SELECT count(*) AS n, ${lexemesOfSql('gone')} AS lexemes FROM gone`,
+          p.values,
+        );
+        const lexemes = result.rows[0]!.lexemes;
+        if (lexemes && lexemes.length > 0) {
+          // Terms no episode holds any more would keep the deleted words in keyword_terms.
+          const t = new Params();
+          await db.query(emptyTermsRemovedSql(schema, t.add(tenantOf(scope)), t.texts(lexemes)), t.values);
+        }
+        return { deleted: int(result.rows[0]!.n) };
+      });
     },
   };
 }

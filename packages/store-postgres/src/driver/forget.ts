@@ -1,6 +1,6 @@
 import { type ForgetCounts, type Scope, tenantOf } from '@strata-memory/core';
 import { postingsRemovedSql } from '../search/keyword-postings.ts';
-import { keywordChangesSql } from '../search/keyword-stats.ts';
+import { emptyTermsRemovedSql, keywordChangesSql, lexemesOfSql } from '../search/keyword-stats.ts';
 import { Params } from '../sql/params.ts';
 import { subtreeSql } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
@@ -8,8 +8,9 @@ import type { Database } from './database.ts';
 /**
  * Erases every row stored in the subtree of `scope` from every table in one transaction, plus
  * the edges (at any scope of the tenant) that touch an erased node (an edge never outlives one
- * of its ends), and takes the erased episodes out of BM25's statistics and postings; the erased
- * scopes' vector counts and vectors go with them. Each DELETE is a range on the tables' leading
+ * of its ends), and takes the erased episodes out of BM25's statistics and postings, deleting the
+ * document counts of terms no episode holds any more (so no row keeps the erased words); the
+ * erased scopes' vector counts and vectors go with them. Each DELETE is a range on the tables' leading
  * (tenant, scope) columns.
  */
 export async function forgetSubtree(db: Database, scope: Scope): Promise<ForgetCounts> {
@@ -23,15 +24,21 @@ export async function forgetSubtree(db: Database, scope: Scope): Promise<ForgetC
     const messages = await erase('messages');
     const threads = await erase('threads');
     const e = new Params();
-    const erased = await db.query<{ n: unknown }>(
+    const erased = await db.query<{ n: unknown; lexemes: string[] | null }>(
       `WITH gone AS (
          DELETE FROM ${schema}.episodes WHERE ${subtreeSql(scope, e)} RETURNING tenant_id, id, doc_length, search),
        ${keywordChangesSql(schema, 'gone', -1)},
        ${postingsRemovedSql(schema, 'gone')}
-       SELECT count(*) AS n FROM gone`,
+       SELECT count(*) AS n, ${lexemesOfSql('gone')} AS lexemes FROM gone`,
       e.values,
     );
     const episodes = Number(erased.rows[0]!.n);
+    const lexemes = erased.rows[0]!.lexemes;
+    if (lexemes && lexemes.length > 0) {
+      // Terms no episode holds any more would keep the erased words in keyword_terms (count 0).
+      const t = new Params();
+      await db.query(emptyTermsRemovedSql(schema, t.add(tenantOf(scope)), t.texts(lexemes)), t.values);
+    }
     await erase('vector_counts');
     await erase('episode_vectors');
     const facts = await erase('facts');

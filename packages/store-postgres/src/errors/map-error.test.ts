@@ -1,6 +1,6 @@
 import { StrataError } from '@strata-memory/core';
 import { describe, expect, it } from 'vitest';
-import { mapPostgresError } from './map-error.ts';
+import { isConnectionFailure, mapPostgresError } from './map-error.ts';
 
 function withCode(code: string, message = 'boom'): Error {
   return Object.assign(new Error(message), { code });
@@ -11,6 +11,7 @@ describe('mapPostgresError', () => {
     ['refused socket', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
     ['reset socket', withCode('ECONNRESET')],
     ['connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['query timeout (no answer)', new Error('Query read timeout')],
     ['dropped connection', new Error('Connection terminated unexpectedly')],
     ['server shutdown', withCode('57P01', 'terminating connection due to administrator command')],
     ['startup', withCode('57P03', 'the database system is starting up')],
@@ -51,5 +52,22 @@ describe('mapPostgresError', () => {
     expect(mapPostgresError(new Error('something else'))).toBeUndefined();
     expect(mapPostgresError('a string')).toBeUndefined();
     expect(mapPostgresError(new StrataError({ code: 'conflict', message: 'x' }))).toBeUndefined();
+  });
+});
+
+describe('isConnectionFailure', () => {
+  it('is true for a broken, refused or unanswered connection', () => {
+    expect(isConnectionFailure(new Error('Query read timeout'))).toBe(true);
+    expect(isConnectionFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionFailure(withCode('ECONNRESET'))).toBe(true);
+  });
+
+  it('is false for errors the server answered with, the connection still usable', () => {
+    expect(isConnectionFailure(withCode('57014', 'canceling statement due to statement timeout'))).toBe(
+      false,
+    );
+    expect(isConnectionFailure(withCode('23505', 'duplicate key value'))).toBe(false);
+    expect(isConnectionFailure(new Error('something else'))).toBe(false);
+    expect(isConnectionFailure('Query read timeout')).toBe(false);
   });
 });

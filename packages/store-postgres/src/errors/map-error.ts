@@ -66,6 +66,16 @@ function isNetworkFailure(error: NativeError): boolean {
   return Array.isArray(error.errors) && error.errors.some((inner) => isNetworkFailure(inner as NativeError));
 }
 
+/**
+ * True when `error` says the connection itself failed: it broke, was refused, or a statement got
+ * no answer within the client-side query timeout. Such a connection must not be reused.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const native = error as NativeError;
+  return sqlState(native) === undefined && isNetworkFailure(native);
+}
+
 function describe(error: NativeError): string {
   return typeof error.message === 'string' && error.message !== ''
     ? error.message

@@ -1,5 +1,5 @@
 import { StrataError } from '@strata-memory/core';
-import type { SqlClient, SqlQueryable } from '../client/sql-client.ts';
+import type { SqlClient, SqlQueryable, TransactionOptions } from '../client/sql-client.ts';
 import { quoteIdent } from './identifiers.ts';
 import { MIGRATIONS, SCHEMA_VERSION, type SchemaNames } from './migrations.ts';
 
@@ -11,6 +11,9 @@ import { MIGRATIONS, SCHEMA_VERSION, type SchemaNames } from './migrations.ts';
  * happens to serve next).
  */
 export const MIGRATION_LOCK_KEY = 0x535452415441n;
+
+/** A migration may copy or index whole tables: the pool's client-side query timeout does not apply. */
+const MIGRATION_TRANSACTION: TransactionOptions = { untimed: true };
 
 export interface MigrationResult {
   names: SchemaNames;
@@ -91,5 +94,5 @@ export async function migrateSchema(
       applied.push(migration.version);
     }
     return { names, version: Math.max(version, upTo), applied };
-  });
+  }, MIGRATION_TRANSACTION);
 }

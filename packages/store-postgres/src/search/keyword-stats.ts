@@ -42,3 +42,36 @@ export function keywordChangesSql(schema: string, source: string, sign: 1 | -1):
          SET documents = k.documents + EXCLUDED.documents, terms = k.terms + EXCLUDED.terms
       RETURNING 1)`;
 }
+
+/**
+ * An expression for the final SELECT of a statement that deletes the episodes in CTE `source`
+ * (column `search`): the distinct lexemes they held, as `text[]` (null when none), to pass to
+ * `emptyTermsRemovedSql` afterwards.
+ */
+export function lexemesOfSql(source: string): string {
+  return `(SELECT array_agg(DISTINCT t.lexeme) FROM ${source} s
+            CROSS JOIN LATERAL unnest(tsvector_to_array(s.search)) AS t(lexeme))`;
+}
+
+/**
+ * Deletes the `keyword_terms` rows of the tenant's given lexemes whose slots sum to zero: terms
+ * no episode holds any more, which would otherwise keep a forgotten user's words in the table
+ * (with a count of 0) for good. Run it in a statement after the one that took the episodes out.
+ *
+ * It locks every slot row of those lexemes first (in key order, as writers lock them) and deletes
+ * exactly the rows it locked, of the lexemes whose locked rows sum to zero: a slot row a concurrent
+ * writer inserts meanwhile is not among them, so the deleted rows always sum to zero and no count
+ * changes.
+ */
+export function emptyTermsRemovedSql(schema: string, tenant: string, lexemes: string): string {
+  return `WITH locked AS (
+      SELECT tenant_id, lexeme, slot, documents FROM ${schema}.keyword_terms
+       WHERE tenant_id = ${tenant} AND lexeme = ANY(${lexemes})
+       ORDER BY tenant_id, lexeme, slot
+         FOR UPDATE),
+    empty AS (
+      SELECT tenant_id, lexeme FROM locked GROUP BY tenant_id, lexeme HAVING sum(documents) = 0)
+    DELETE FROM ${schema}.keyword_terms k USING locked l, empty e
+     WHERE k.tenant_id = l.tenant_id AND k.lexeme = l.lexeme AND k.slot = l.slot
+       AND l.tenant_id = e.tenant_id AND l.lexeme = e.lexeme`;
+}

@@ -20,8 +20,9 @@ export function isMemoryPath(path: string): boolean {
 
 /**
  * Opens the connection with the settings every Strata database runs under: WAL (readers never
- * block the writer), foreign keys on, a busy timeout, and the sqlite-vec extension loaded (then
- * extension loading switched off again, so SQL cannot load anything else).
+ * block the writer), foreign keys on, a busy timeout, `secure_delete` (deleted content is
+ * overwritten with zeros, so erased text does not linger in freed pages), and the sqlite-vec
+ * extension loaded (then extension loading switched off again, so SQL cannot load anything else).
  */
 export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   const memory = isMemoryPath(options.path);
@@ -53,6 +54,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
     }
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA secure_delete = ON');
     db.exec('PRAGMA temp_store = MEMORY');
     db.exec(`PRAGMA cache_size = ${-Math.max(1, Math.floor(options.cacheSizeMb)) * 1024}`);
     loadVectorExtension(db);

@@ -55,6 +55,7 @@ export class Session {
   private savepointCounter = 0;
   private closed = false;
   private closeWhenIdle = false;
+  private truncateWalAfterCommit = false;
   private readonly rollbackListeners: Array<() => void> = [];
 
   readonly db: DatabaseSync;
@@ -90,6 +91,7 @@ export class Session {
         const level: TransactionLevel = { transaction: state, children: new Mutex() };
         const result = await this.context.run(level, () => fn(this.runnerFor(state)));
         this.db.exec('COMMIT');
+        if (this.truncateWalAfterCommit) this.checkpointAfterCommit();
         return result;
       } catch (error) {
         this.rollbackQuietly();
@@ -97,11 +99,49 @@ export class Session {
       } finally {
         state.open = false;
         this.current = undefined;
+        this.truncateWalAfterCommit = false;
         if (this.closeWhenIdle) this.closeConnection();
       }
     } finally {
       release();
     }
+  }
+
+  /**
+   * Copies every committed page from the WAL into the database file and truncates the WAL to zero
+   * bytes (`wal_checkpoint(TRUNCATE)`), so earlier versions of changed pages, erased text among
+   * them, no longer sit in the WAL. Called from inside a transaction, it runs once the outermost
+   * transaction commits (and not at all if it rolls back). Returns false when another connection's
+   * open read kept the WAL from being emptied; the next checkpoint does it.
+   */
+  async truncateWal(): Promise<boolean> {
+    if (this.joinedTransaction()) {
+      this.assertOpen();
+      this.truncateWalAfterCommit = true;
+      return true;
+    }
+    const release = await this.mutex.acquire();
+    try {
+      this.assertOpen();
+      return await this.retryWhileBusy(() => this.checkpointTruncate());
+    } finally {
+      release();
+    }
+  }
+
+  /** The checkpoint a transaction asked for: its commit stands whatever the checkpoint meets. */
+  private checkpointAfterCommit(): void {
+    try {
+      this.checkpointTruncate();
+    } catch {
+      // Busy or failing: the WAL keeps its frames until the next checkpoint empties it.
+    }
+  }
+
+  private checkpointTruncate(): boolean {
+    this.truncateWalAfterCommit = false;
+    const result = this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy?: number } | undefined;
+    return result?.busy !== 1;
   }
 
   /** Waits for running calls, then closes the connection. Later calls fail with `store_unavailable`. */

@@ -308,6 +308,20 @@ CREATE TABLE vector_scopes (
 `,
     apply: partitionVectorsByScope,
   },
+  {
+    version: 4,
+    description: 'full-text index deletes erase terms at once (FTS5 secure-delete)',
+    sql: `
+-- A delete from the FTS index removes the row's terms from the index's segments at once, instead
+-- of adding a tombstone that leaves them on disk until the next merge: forgotten text leaves the
+-- index when its episode goes. Needs SQLite 3.42 or later to read the index.
+INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('secure-delete', 1);
+
+-- Terms of episodes deleted before this migration still sit in older segments under tombstones:
+-- merging every segment into one drops them.
+INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize');
+`,
+  },
 ];
 
 /**
