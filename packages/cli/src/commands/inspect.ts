@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
+import { invalidInput } from '@strata-memory/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { startInspector } from '../inspect/server.ts';
 import { action } from '../program.ts';
 import { formatScope, parseScopeOption } from '../scope-option.ts';
+import { parseStoreLocation } from '../store-location.ts';
 
 function portOption(value: string): number {
   const port = Number(value);
@@ -24,6 +27,12 @@ function untilStopped(): Promise<void> {
   });
 }
 
+interface InspectOptions {
+  scope?: string;
+  port?: number;
+  as: string;
+}
+
 /** `strata inspect [store]`: the local web inspector on 127.0.0.1, until Ctrl+C. */
 export function register(program: Command): void {
   program
@@ -40,28 +49,29 @@ export function register(program: Command): void {
       'inspector',
     )
     .action(
-      action(
-        async (ctx, store: string | undefined, options: { scope?: string; port?: number; as: string }) => {
-          const root = options.scope === undefined ? undefined : formatScope(parseScopeOption(options.scope));
-          // The positional store wins over --store and $STRATA_STORE; the memory opens with it below.
-          if (store !== undefined) ctx.options.store = store;
-          const { memory, description } = await ctx.memory();
-          const inspector = await startInspector({
-            memory,
-            // The operator's view: it sees items of every access level.
-            principal: { id: options.as, level: 1_000_000 },
-            info: { store: description, ...(root === undefined ? {} : { scope: root }) },
-            ...(options.port === undefined ? {} : { port: options.port }),
-          });
-          ctx.output.result({ url: inspector.url, store: description, scope: root ?? null }, () =>
-            [`Strata inspector on ${description}`, `Open ${inspector.url}`, 'Press Ctrl+C to stop.'].join(
-              '\n',
-            ),
-          );
-          await untilStopped();
-          await inspector.close();
-          return undefined;
-        },
-      ),
+      action(async (ctx, store: string | undefined, options: InspectOptions) => {
+        const root = options.scope === undefined ? undefined : formatScope(parseScopeOption(options.scope));
+        // The positional store wins over --store and $STRATA_STORE; ctx.memory() opens it.
+        if (store !== undefined) ctx.options.store = store;
+        const location = parseStoreLocation(ctx.options.store);
+        // A viewer must not create an empty database for a mistyped path.
+        if (location.kind === 'sqlite' && location.path !== ':memory:' && !existsSync(location.path)) {
+          throw invalidInput(`there is no SQLite store at ${location.path}`, { store: location.path });
+        }
+        const { memory, description } = await ctx.memory();
+        const inspector = await startInspector({
+          memory,
+          // The operator's view: it sees items of every access level.
+          principal: { id: options.as, level: 1_000_000 },
+          info: { store: description, ...(root === undefined ? {} : { scope: root }) },
+          ...(options.port === undefined ? {} : { port: options.port }),
+        });
+        ctx.output.result({ url: inspector.url, store: description, scope: root ?? null }, () =>
+          [`Strata inspector on ${description}`, `Open ${inspector.url}`, 'Press Ctrl+C to stop.'].join('\n'),
+        );
+        await untilStopped();
+        await inspector.close();
+        return undefined;
+      }),
     );
 }

@@ -119,6 +119,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
         );
         return;
       }
+      if (url.pathname === '/favicon.ico') {
+        response.writeHead(204, HEADERS).end();
+        return;
+      }
       const file = request.method === 'GET' ? await staticFile(url.pathname) : undefined;
       if (file === undefined) {
         send(response, 404, { error: { code: 'not_found', message: `no page ${url.pathname}` } });

@@ -1,6 +1,6 @@
 import cytoscape from 'cytoscape';
 import { html } from 'htm/preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, scopeText } from '../api.js';
 import { ErrorLine, Provenance, Status, useLoad } from './common.js';
 
@@ -61,11 +61,14 @@ const STYLE = [
   { selector: '.faded', style: { opacity: 0.2 } },
 ];
 
-function NodeDetail({ scope, node, graph }) {
+function NodeDetail({ scope, node, graph, onImpact }) {
   const impact = useLoad(
     () => api('/api/graph/impact', { query: { scope, node: node.id } }),
     [scope, node.id],
   );
+  useEffect(() => {
+    onImpact(impact.data ? impact.data.affected.map((entry) => entry.node.id) : []);
+  }, [impact.data, onImpact]);
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const touching = graph.edges.filter((edge) => edge.from === node.id || edge.to === node.id);
   return html`<aside class="detail" aria-label="Node detail">
@@ -114,16 +117,33 @@ export function GraphView({ scope, search }) {
       container: container.current,
       elements: elementsOf(graph.data),
       style: STYLE,
-      layout: { name: 'cose', animate: false, padding: 30 },
-      wheelSensitivity: 0.3,
+      layout: { name: 'preset' },
     });
+    const layout = instance.layout({ name: 'cose', animate: false, padding: 40 });
+    // A small graph fitted to the box would be drawn huge: cap the zoom and centre it instead.
+    layout.one('layoutstop', () => {
+      if (instance.zoom() > 1.6) {
+        instance.zoom(1.6);
+        instance.center();
+      }
+    });
+    layout.run();
+    const resized = new ResizeObserver(() => instance.resize());
+    resized.observe(container.current);
     instance.on('tap', 'node', (event) => setSelected(event.target.id()));
     instance.on('tap', (event) => {
-      if (event.target === instance) setSelected(undefined);
+      if (event.target === instance) {
+        setSelected(undefined);
+        instance.nodes().removeClass('impacted');
+      }
     });
     cy.current = instance;
+    // Exposed for scripting the page (the browser tests find a node's position through it).
     window.strataGraph = instance;
-    return () => instance.destroy();
+    return () => {
+      resized.disconnect();
+      instance.destroy();
+    };
   }, [graph.data]);
 
   useEffect(() => {
@@ -137,6 +157,13 @@ export function GraphView({ scope, search }) {
     });
   }, [search, graph.data]);
 
+  const highlight = useCallback((ids) => {
+    const instance = cy.current;
+    if (!instance) return;
+    instance.nodes().removeClass('impacted');
+    for (const id of ids) instance.getElementById(id).addClass('impacted');
+  }, []);
+
   const node = graph.data?.nodes.find((n) => n.id === selected);
   const count = graph.data ? `${graph.data.nodes.length} nodes, ${graph.data.edges.length} edges` : '';
   return html`<section class="split">
@@ -147,6 +174,10 @@ export function GraphView({ scope, search }) {
       <div class="graph" ref=${container} aria-label="Graph"></div>
       <p class="small muted">Drag to pan, scroll to zoom, click a node for its edges and what depends on it.</p>
     </div>
-    ${node ? html`<${NodeDetail} key=${node.id} scope=${scope} node=${node} graph=${graph.data} />` : ''}
+    ${
+      node
+        ? html`<${NodeDetail} key=${node.id} scope=${scope} node=${node} graph=${graph.data} onImpact=${highlight} />`
+        : html`<aside class="detail muted">Select a node to see its edges and what depends on it (outlined in red).</aside>`
+    }
   </section>`;
 }
