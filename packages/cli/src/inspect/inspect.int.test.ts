@@ -89,6 +89,8 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
     await shot('review');
     await card.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => page.locator('main').textContent()).toContain('Nothing pending here.');
+    await page.getByLabel('Review status').selectOption('approved');
+    await expect.poll(() => card.textContent()).toContain('approved by inspector');
   });
 
   it('draws the graph and shows what depends on a selected node', async () => {

@@ -65,6 +65,19 @@ describe('the inspector server', () => {
     expect(byQuery.status).toBe(200);
   });
 
+  it('reports a port in use as bad input', async () => {
+    const taken = startInspector({
+      memory,
+      principal: { id: 'x' },
+      info: { store: 'x' },
+      port: inspector.port,
+    });
+    await expect(taken).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('in use'),
+    });
+  });
+
   it('refuses a request that names another host (DNS rebinding)', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(

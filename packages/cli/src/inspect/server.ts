@@ -135,7 +135,18 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? invalidInput(
+              `cannot listen on port ${options.port}: ${error.code === 'EADDRINUSE' ? 'it is in use' : 'not allowed'}`,
+              {
+                port: options.port,
+              },
+            )
+          : error,
+      );
+    });
     server.listen(options.port ?? 0, HOST, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
