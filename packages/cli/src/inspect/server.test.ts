@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { createMemory, type Memory, memoryStore } from '@strata-memory/core';
+import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARIA, seedInspectorMemory } from '../../test/inspector-seed.ts';
 import { type Inspector, startInspector } from './server.ts';
@@ -10,7 +11,7 @@ let reviewId: string;
 const maria = 'org=acme,user=maria';
 
 beforeAll(async () => {
-  memory = createMemory({ store: memoryStore() });
+  memory = createMemory({ store: memoryStore(), embedder: testEmbedder() });
   ({ reviewId } = await seedInspectorMemory(memory));
   inspector = await startInspector({
     memory,
@@ -188,6 +189,16 @@ describe('the inspector server', () => {
         (e: { layer: string; included: boolean }) => e.layer === 'facts' && e.included,
       ),
     ).toBe(true);
+  });
+
+  it('lists the latest episodes, or those matching a keyword search, without their vectors', async () => {
+    const latest = await call('/api/episodes', { query: { scope: maria } });
+    expect(latest.body.items.length).toBeGreaterThanOrEqual(3);
+    const found = await call('/api/episodes', { query: { scope: maria, q: 'lead time' } });
+    expect(found.body.items.length).toBeGreaterThan(0);
+    expect(found.body.items[0].text).toContain('lead time');
+    expect(found.body.items[0].score).toBeGreaterThan(0);
+    expect(found.body.items.every((e: { embedding?: unknown }) => e.embedding === undefined)).toBe(true);
   });
 
   it('previews consolidation without changing anything', async () => {
