@@ -69,7 +69,7 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
 
   it('shows the facts with history and provenance, and saves an edit as a correction', async () => {
     await page.goto(url);
-    await page.getByRole('button', { name: 'org=acme,user=maria' }).click();
+    await page.getByRole('button', { name: 'org=acme,user=maria', exact: true }).click();
     const row = page.locator('table.facts tr', { hasText: 'lead time' });
     await expect.poll(() => row.textContent()).toContain('30 days');
     await row.click();

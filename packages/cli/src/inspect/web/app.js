@@ -37,11 +37,18 @@ function ScopeList({ root, scope, onPick }) {
     <h2>Scopes</h2>
     <${ErrorLine} error=${scopes.error} />
     <ul>
-      ${items.map(
-        (text) => html`<li key=${text}>
-          <button class=${text === scope ? 'link selected' : 'link'} onClick=${() => onPick(text)}>${text}</button>
-        </li>`,
-      )}
+      ${items.map((text) => {
+        // Indented by depth, showing its own level; the full scope is its name and tooltip.
+        const levels = text.split(',');
+        return html`<li key=${text} style=${`padding-left: ${(levels.length - 1) * 10}px`}>
+            <button
+              class=${text === scope ? 'link selected' : 'link'}
+              aria-label=${text}
+              title=${text}
+              onClick=${() => onPick(text)}
+            >${levels.length === 1 ? text : levels[levels.length - 1]}</button>
+          </li>`;
+      })}
     </ul>
   </nav>`;
 }
