@@ -36,6 +36,7 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
   let browser: Browser;
   let page: Page;
   let screenshotDir: string;
+  const requested: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'strata-inspect-'));
@@ -47,6 +48,7 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    page.on('request', (request) => requested.push(request.url()));
     screenshotDir = updateScreenshots ? join(packageDir, 'docs') : join(dir, 'screenshots');
     mkdirSync(screenshotDir, { recursive: true });
   });
@@ -143,6 +145,12 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
     await page.getByRole('link', { name: 'Episodes' }).click();
     await expect.poll(() => page.locator('table.episodes tbody tr').count()).toBeGreaterThan(0);
     await shot('episodes');
+  });
+
+  it('loaded everything from the inspector itself, nothing from the network', () => {
+    const origin = new URL(url).origin;
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((address) => !address.startsWith(`${origin}/`))).toEqual([]);
   });
 
   it('changed the store through the engine: approval, correction and audit entries are on disk', async () => {
