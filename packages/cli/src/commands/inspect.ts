@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { invalidInput } from '@strata-memory/core';
+import { invalidInput, principalSchema } from '@strata-memory/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { startInspector } from '../inspect/server.ts';
 import { action } from '../program.ts';
@@ -27,6 +27,9 @@ function untilStopped(): Promise<void> {
   });
 }
 
+/** The operator's view: the inspector sees items of every access level. */
+const OPERATOR_LEVEL = 1_000_000;
+
 interface InspectOptions {
   scope?: string;
   port?: number;
@@ -51,6 +54,8 @@ export function register(program: Command): void {
     .action(
       action(async (ctx, store: string | undefined, options: InspectOptions) => {
         const root = options.scope === undefined ? undefined : formatScope(parseScopeOption(options.scope));
+        const principal = principalSchema.safeParse({ id: options.as, level: OPERATOR_LEVEL });
+        if (!principal.success) throw invalidInput(`--as must be a principal id (1 to 256 characters)`);
         // The positional store wins over --store and $STRATA_STORE; ctx.memory() opens it.
         if (store !== undefined) ctx.options.store = store;
         const location = parseStoreLocation(ctx.options.store);
@@ -61,8 +66,7 @@ export function register(program: Command): void {
         const { memory, description } = await ctx.memory();
         const inspector = await startInspector({
           memory,
-          // The operator's view: it sees items of every access level.
-          principal: { id: options.as, level: 1_000_000 },
+          principal: principal.data,
           info: { store: description, ...(root === undefined ? {} : { scope: root }) },
           ...(options.port === undefined ? {} : { port: options.port }),
         });
