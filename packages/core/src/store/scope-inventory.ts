@@ -117,12 +117,13 @@ function emptyCounts(): ScopeCounts {
 /**
  * What a subtree holds: every scope at or below `root` that stores anything, with its rows
  * counted per layer, and the totals. Reads every row once, so it is for reports and tools
- * (`strata stats`), not for the request path. `onScope` is called as each scope is counted.
+ * (`strata stats`), not for the request path. `onScope` is called as each scope is counted, with
+ * its position and the number of scopes.
  */
 export async function scopeInventory(
   store: Store,
   root: Scope,
-  options: { onScope?: (scope: Scope, index: number) => void } = {},
+  options: { onScope?: (scope: Scope, index: number, total: number) => void } = {},
 ): Promise<ScopeInventory> {
   const checked = parseScope(root);
   const scopes: Scope[] = [];
@@ -135,7 +136,7 @@ export async function scopeInventory(
   const entries: ScopeInventoryEntry[] = [];
   const totals = emptyCounts();
   for (const [index, scope] of scopes.entries()) {
-    options.onScope?.(scope, index);
+    options.onScope?.(scope, index, scopes.length);
     const counts = await countScope(store, scope);
     for (const key of Object.keys(totals) as Array<keyof ScopeCounts>) totals[key] += counts[key];
     entries.push({ scope, counts });
