@@ -30,7 +30,8 @@ export function register(program: Command): void {
           maxEpisodes: options.limit,
           budget: { tokens: SEARCH_BUDGET_TOKENS },
         });
-        const hits = context.sections.episodes.slice(0, options.limit).map((item) => ({
+        const ranked = [...context.sections.episodes].sort((a, b) => b.scores.final - a.scores.final);
+        const hits = ranked.slice(0, options.limit).map((item) => ({
           id: item.id,
           occurredAt: item.episode.occurredAt,
           speaker: item.episode.speaker ?? item.episode.role ?? null,
