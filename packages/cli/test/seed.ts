@@ -15,21 +15,23 @@ export function memoryOn(store: Store): Memory {
 /**
  * What the command tests read: Maria's supplier facts (one corrected), a what-if waiting for
  * review, a dependency graph, episodes in two threads; and Bob, a sibling user, whose data no
- * command at Maria's scope may show.
+ * command at Maria's scope may show. All of it in organisation `org`.
  */
-export async function seed(store: Store): Promise<void> {
+export async function seed(store: Store, org = 'acme'): Promise<void> {
   const memory = memoryOn(store);
-  await memory.observe(MONDAY, [
+  const maria = { ...MARIA, orgId: org };
+  const bob = { ...BOB, orgId: org };
+  await memory.observe({ ...MONDAY, orgId: org }, [
     { role: 'user', content: "Supplier X's lead time is 45 days and their payment terms are net 60." },
     { role: 'user', content: 'Auth, billing and the client SDK depend on the service API.' },
     { role: 'user', content: 'The gRPC migration affects the service API.' },
   ]);
-  await memory.observe(THURSDAY, [
+  await memory.observe({ ...THURSDAY, orgId: org }, [
     { role: 'user', content: 'No, the lead time is actually 30 days, not 45.' },
     { role: 'user', content: 'What if we extended terms to 90 days?' },
   ]);
-  await memory.facts.remember(MARIA, { entity: 'Supplier Y', key: 'quote', value: '$1,150' });
-  await memory.facts.remember(BOB, { entity: 'Supplier Z', key: 'lead time', value: '12 days' });
+  await memory.facts.remember(maria, { entity: 'Supplier Y', key: 'quote', value: '$1,150' });
+  await memory.facts.remember(bob, { entity: 'Supplier Z', key: 'lead time', value: '12 days' });
   await memory.close();
 }
 
