@@ -32,6 +32,12 @@ async function wholeGraph(
   const edges = await everyPage((cursor) =>
     memory.store.graph.listEdges({ scope, status: statuses, limit: 1000, cursor }),
   );
+  // An active edge may still point at a superseded node: name it too.
+  const listed = new Set(nodes.map((n) => n.id));
+  const missing = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter((id) => !listed.has(id));
+  for (let i = 0; i < missing.length; i += 1000) {
+    nodes.push(...(await memory.store.graph.getNodes({ scope, ids: missing.slice(i, i + 1000) })));
+  }
   return { nodes, edges };
 }
 
