@@ -11,7 +11,7 @@ import {
 import { SCHEMA_VERSION, sqliteStore } from '@strata-memory/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../src/program.ts';
-import { runCli, runJson } from './run-cli.ts';
+import { runCli, runCliInTerminal, runJson } from './run-cli.ts';
 import { BOB, copySqlite, MARIA, memoryOn, seed, THURSDAY } from './seed.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'strata-cli-'));
@@ -556,6 +556,20 @@ describe('strata forget', () => {
       expect(left.totals.facts + left.totals.episodes + left.totals.messages).toBe(0);
       expect((await m.facts.list(BOB)).length).toBe(1);
     });
+  });
+
+  it('asks in a terminal: anything but "yes" erases nothing, "yes" erases', async () => {
+    const store = freshStore();
+    const args = ['--store', store, 'forget', '--org', 'acme', '--user', 'maria'];
+    const declined = await runCliInTerminal(args, 'Type "yes"', 'no');
+    expect(declined.stdout).toMatch(/Erase org=acme,user=maria .*fact versions/s);
+    expect(declined.stdout).toContain('nothing erased');
+    expect(declined.code).toBe(1);
+    expect((await withMemory(store, (m) => m.facts.list(MARIA))).length).toBeGreaterThan(0);
+    const confirmed = await runCliInTerminal(args, 'Type "yes"', 'yes');
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain('erased org=acme,user=maria');
+    expect((await withMemory(store, (m) => scopeInventory(m.store, MARIA))).totals.facts).toBe(0);
   });
 
   it('needs a scope', async () => {

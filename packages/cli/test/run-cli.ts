@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -46,4 +46,36 @@ export async function runJson<T = Record<string, unknown>>(args: string[]): Prom
     throw new Error(`not JSON (exit ${run.code}): ${run.stdout}\n${run.stderr}`);
   }
   return { ...run, json };
+}
+
+/**
+ * Runs the command in a pseudo-terminal (util-linux `script`), as a person at a terminal does, and
+ * types `answer` once the command prints `prompt`. Output is what the terminal showed.
+ */
+export function runCliInTerminal(args: string[], prompt: string, answer: string): Promise<CliRun> {
+  const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+  const command = [
+    quote(process.execPath),
+    '--experimental-strip-types',
+    '--disable-warning=ExperimentalWarning',
+    '--conditions=@strata-memory/source',
+    'src/bin.ts',
+    ...args.map(quote),
+  ].join(' ');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.STRATA_STORE;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: PACKAGE_DIR, env });
+    let stdout = '';
+    let answered = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!answered && stdout.includes(prompt)) {
+        answered = true;
+        child.stdin.write(`${answer}\r`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr: '' }));
+  });
 }
