@@ -5,7 +5,7 @@ export const EXIT = {
   ok: 0,
   /** The command ran and found a failure (an eval case failed). */
   failed: 1,
-  /** Bad input: a usage error, an invalid argument, an unknown id or scope. */
+  /** Bad input: a usage error, an invalid argument, an unknown id or scope, a decided review item. */
   usage: 2,
   /** The store or another dependency failed (down, locked, a bug). */
   error: 3,
@@ -43,7 +43,7 @@ export function describeError(error: unknown): {
   json: Record<string, unknown>;
 } {
   if (StrataError.isInstance(error)) {
-    const code = ['invalid_input', 'invalid_scope', 'not_found'].includes(error.code)
+    const code = ['invalid_input', 'invalid_scope', 'not_found', 'conflict'].includes(error.code)
       ? EXIT.usage
       : EXIT.error;
     return {

@@ -1,5 +1,15 @@
 import { Command } from 'commander';
+import * as audit from './commands/audit.ts';
+import * as consolidate from './commands/consolidate.ts';
+import * as episodes from './commands/episodes.ts';
+import * as facts from './commands/facts.ts';
+import * as forget from './commands/forget.ts';
+import * as graph from './commands/graph.ts';
 import * as inspect from './commands/inspect.ts';
+import * as migrate from './commands/migrate.ts';
+import * as recall from './commands/recall.ts';
+import * as review from './commands/review.ts';
+import * as stats from './commands/stats.ts';
 import { type OpenedMemory, openMemory } from './open-memory.ts';
 import { createOutput, describeError, EXIT, type Output } from './output.ts';
 
@@ -57,7 +67,19 @@ export function action<Args extends unknown[]>(fn: Action<Args>): (...args: unkn
 }
 
 /** Every command, registered on one program. Each command module adds itself with a `register` function. */
-const COMMANDS: Array<(program: Command) => void> = [inspect.register];
+const COMMANDS: Array<(program: Command) => void> = [
+  recall.register,
+  facts.register,
+  review.register,
+  graph.register,
+  episodes.register,
+  audit.register,
+  consolidate.register,
+  forget.register,
+  stats.register,
+  migrate.register,
+  inspect.register,
+];
 
 export function createProgram(): Command {
   const program = new Command()

@@ -57,6 +57,13 @@ export { type MemoryStoreOptions, memoryStore } from './store/memory/memory-stor
 export { contentHash, createId, normalizeName, normalizeText } from './store/normalize.ts';
 export * from './store/records.ts';
 export * as storeSchemas from './store/schemas.ts';
+export {
+  countScope,
+  type ScopeCounts,
+  type ScopeInventory,
+  type ScopeInventoryEntry,
+  scopeInventory,
+} from './store/scope-inventory.ts';
 export { defaultTokenizer } from './tokenizer/tokenizer.ts';
 export {
   DEFAULT_TOOL_RECALL_BUDGET,

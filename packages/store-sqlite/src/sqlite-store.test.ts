@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { StrataError } from '@strata-memory/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PATH, type SqliteStoreOptions, sqliteStore } from './index.ts';
+import { DEFAULT_PATH, SCHEMA_VERSION, type SqliteStoreOptions, sqliteStore } from './index.ts';
 
 let folder: string;
 
@@ -86,5 +86,31 @@ describe('sqliteStore', () => {
       caught = error;
     }
     expect(StrataError.hasCode(caught, 'store_unavailable')).toBe(true);
+  });
+
+  it('reports its size on disk: the file, its write-ahead log and shared memory', async () => {
+    const path = join(folder, 'size.db');
+    const store = sqliteStore({ path });
+    await store.state.set({ scope: { userId: 'u' }, key: 'k', value: 'x'.repeat(10_000) });
+    const size = await store.size!();
+    const onDisk = [path, `${path}-wal`, `${path}-shm`].map((p) => (existsSync(p) ? statSync(p).size : 0));
+    expect(size.parts.map((part) => part.bytes)).toEqual(onDisk);
+    expect(size.bytes).toBe(onDisk.reduce((a, b) => a + b, 0));
+    expect(size.bytes).toBeGreaterThan(10_000);
+    await store.close();
+  });
+
+  it('reports the migrations opening applied, and none on a second open', async () => {
+    const path = join(folder, 'migrate.db');
+    const first = sqliteStore({ path });
+    const migration = await first.migrate!();
+    expect(migration.version).toBe(SCHEMA_VERSION);
+    expect(migration.latest).toBe(SCHEMA_VERSION);
+    expect(migration.applied.at(-1)).toBe(SCHEMA_VERSION);
+    expect(migration.applied.length).toBeGreaterThan(0);
+    await first.close();
+    const second = sqliteStore({ path });
+    expect(await second.migrate!()).toEqual({ version: SCHEMA_VERSION, latest: SCHEMA_VERSION, applied: [] });
+    await second.close();
   });
 });

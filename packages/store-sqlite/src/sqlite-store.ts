@@ -8,6 +8,7 @@ import {
 } from '@strata-memory/core';
 import { z } from 'zod/v4';
 import { auditDriver } from './audit/audit-driver.ts';
+import { databaseSize } from './database/database-size.ts';
 import { mapSqliteError } from './database/native-errors.ts';
 import { isMemoryPath, openDatabase } from './database/open-database.ts';
 import { type Runner, Session } from './database/session.ts';
@@ -19,7 +20,7 @@ import { factDriver } from './facts/fact-driver.ts';
 import { forgetSubtree } from './forget/forget-subtree.ts';
 import { graphDriver } from './graph/graph-driver.ts';
 import { reviewDriver } from './review/review-driver.ts';
-import { migrate } from './schema/migrations.ts';
+import { MIGRATIONS, migrate, readSchemaVersion, SCHEMA_VERSION } from './schema/migrations.ts';
 import { scopeDriver } from './scopes/scope-driver.ts';
 import { ledgerDriver } from './state/ledger-driver.ts';
 import { stateDriver } from './state/state-driver.ts';
@@ -119,8 +120,11 @@ export function sqliteStore(options: SqliteStoreOptions = {}): Store {
     synchronous: parsed.synchronous ?? 'normal',
     cacheSizeMb: parsed.cacheSizeMb ?? 64,
   });
+  let applied: number[];
   try {
-    migrate(db);
+    const before = readSchemaVersion(db);
+    const after = migrate(db);
+    applied = MIGRATIONS.map((m) => m.version).filter((v) => v > before && v <= after);
   } catch (error) {
     db.close();
     // Another process may hold the write lock past the busy timeout while it migrates or writes.
@@ -167,6 +171,10 @@ export function sqliteStore(options: SqliteStoreOptions = {}): Store {
       terms.close();
     },
     mapError: mapSqliteError,
+    size: () => session.outer.read(() => databaseSize(sql, path)),
+    // Opening migrated the file: report what that did and the version it is at now.
+    migrate: () =>
+      session.outer.read(() => ({ version: readSchemaVersion(db), latest: SCHEMA_VERSION, applied })),
   };
   return defineStore(driver);
 }

@@ -93,6 +93,24 @@ export interface ForgetCounts {
   audit: number;
 }
 
+/** How much space a store's data takes, from `store.size()` (drivers that can tell). */
+export interface StoreSize {
+  /** The total the store takes where it keeps its data. */
+  bytes: number;
+  /** What the total is made of, e.g. the SQLite file and its write-ahead log, or a schema's tables. */
+  parts: Array<{ name: string; bytes: number }>;
+}
+
+/** What `store.migrate()` did: the schema version now in place and the migrations it applied. */
+export interface StoreMigration {
+  /** The schema version the data is at now. */
+  version: number;
+  /** The newest version this driver knows. */
+  latest: number;
+  /** Versions applied by this store (when it opened or by this call); empty when it was up to date. */
+  applied: number[];
+}
+
 export interface ThreadDriver {
   /** Creates the thread if missing, else updates title/metadata (merged) and `updatedAt`. */
   upsert(args: Args<typeof threadArgs.upsert>): Promise<ThreadRecord>;
@@ -334,6 +352,13 @@ export interface StoreDriver extends SubStores {
    */
   forget(args: Args<typeof storeArgs.forget>): Promise<ForgetCounts>;
   close(): Promise<void>;
+  /** Optional: the space the store's data takes (files on disk, or a schema's tables). */
+  size?(): Promise<StoreSize>;
+  /**
+   * Optional: brings the schema up to date now (drivers that migrate on open or on first use do
+   * it there too) and reports the version and what was applied.
+   */
+  migrate?(): Promise<StoreMigration>;
   /**
    * Turns a native driver error into a StrataError (`store_unavailable` for connection loss or
    * lock timeouts, `conflict` for constraint races). Return undefined to keep the default mapping.
@@ -384,4 +409,8 @@ export interface Store extends StoreTransaction {
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   forget(args: z.input<typeof storeArgs.forget>): Promise<ForgetCounts>;
   close(): Promise<void>;
+  /** The space the data takes; absent when the driver cannot tell. */
+  size?(): Promise<StoreSize>;
+  /** Brings the schema up to date and reports it; absent when the driver has no schema. */
+  migrate?(): Promise<StoreMigration>;
 }

@@ -166,5 +166,18 @@ export function defineStore(driver: StoreDriver): Store {
         throw toStrataError(driver, error, 'close');
       }
     },
+    ...(driver.size ? { size: optional(driver, 'size', driver.size) } : {}),
+    ...(driver.migrate ? { migrate: optional(driver, 'migrate', driver.migrate) } : {}),
+  };
+}
+
+/** An optional driver method as the store offers it: the driver's errors mapped like every call's. */
+function optional<T>(driver: StoreDriver, where: string, method: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      return await method.call(driver);
+    } catch (error) {
+      throw toStrataError(driver, error, where);
+    }
   };
 }

@@ -5,6 +5,7 @@ import {
   StrataError,
 } from '@strata-memory/core';
 import { mapPostgresError } from '../errors/map-error.ts';
+import { SCHEMA_VERSION } from '../schema/migrations.ts';
 import { VectorIndexes } from '../search/vector-indexes.ts';
 import { auditDriver } from './audit.ts';
 import type { Database } from './database.ts';
@@ -15,6 +16,7 @@ import { graphDriver } from './graph.ts';
 import { ledgerDriver } from './ledger.ts';
 import { type AnalyzeMode, PlannerStatistics } from './planner-statistics.ts';
 import { reviewDriver } from './review.ts';
+import { schemaSize } from './schema-size.ts';
 import { scopeDriver } from './scopes.ts';
 import { stateDriver } from './state.ts';
 import { threadDriver } from './threads.ts';
@@ -127,6 +129,14 @@ export function postgresDriver(options: PostgresDriverOptions): StoreDriver {
       // A running ANALYZE ends first (on PGlite it waits for an open transaction: not from inside one).
       if (!db.inTransaction()) await statistics.settled();
       return db.close();
+    },
+
+    size: () => db.read(() => schemaSize(db)),
+
+    async migrate() {
+      // The first call of any kind migrates; this reports what that did (or does it now).
+      const result = await db.migrate();
+      return { version: result.version, latest: SCHEMA_VERSION, applied: result.applied };
     },
 
     mapError: mapPostgresError,

@@ -3,6 +3,7 @@ import { parseArgs, type Store } from '@strata-memory/core';
 import { z } from 'zod/v4';
 import { storeOverClient } from '../store-over-client.ts';
 import { resolveTuning, type StoreTuning, tuningShape } from '../store-tuning.ts';
+import { folderSize } from './folder-size.ts';
 import { pgliteClient } from './pglite-client.ts';
 
 export interface PgliteStoreOptions extends StoreTuning {
@@ -57,9 +58,11 @@ export function pgliteStore(options: PgliteStoreOptions = {}): Store {
     ? pgliteClient(async () => given, { ownsDatabase: false })
     : pgliteClient(() => openPglite(parsed.dataDir), { ownsDatabase: true });
   const dataDir = given ? given.dataDir : parsed.dataDir;
-  return storeOverClient(client, tuning, {
-    multiProcess: false,
-    // PGlite keeps an in-memory database for no dataDir or a `memory://` one.
-    persistent: dataDir !== undefined && dataDir !== '' && !dataDir.startsWith('memory://'),
-  });
+  // PGlite keeps an in-memory database for no dataDir or a `memory://` one.
+  const persistent = dataDir !== undefined && dataDir !== '' && !dataDir.startsWith('memory://');
+  const store = storeOverClient(client, tuning, { multiProcess: false, persistent });
+  if (!persistent || dataDir === undefined) return store;
+  const folder = dataDir;
+  // On disk, the size is the data folder's (every database in it, its WAL and catalogs).
+  return { ...store, size: () => folderSize(folder) };
 }
