@@ -262,6 +262,18 @@ export const caseFileSchema = z
       });
       if (!c.recall.scope)
         ctx.addIssue({ code: 'custom', message: missing, path: ['cases', i, 'recall', 'scope'] });
+      (c.actions ?? []).forEach((action, j) => {
+        for (const name of ['correct', 'remember', 'approve', 'reject', 'consolidate'] as const) {
+          const step = action[name];
+          if (step && !step.scope) {
+            ctx.addIssue({
+              code: 'custom',
+              message: missing,
+              path: ['cases', i, 'actions', j, name, 'scope'],
+            });
+          }
+        }
+      });
     });
   });
 

@@ -46,7 +46,13 @@ export function parseCaseFile(text: string, file: string): CaseFile {
   const data: unknown = doc.toJS();
   const parsed = caseFileSchema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const problems = flattenIssues(parsed.error.issues).map((issue) => {
+  const issues = flattenIssues(parsed.error.issues);
+  // An unknown key explains the object's other complaints (e.g. "an action needs one of …").
+  const unknownAt = new Set(
+    issues.filter((i) => i.code === 'unrecognized_keys').map((i) => i.path.join('.')),
+  );
+  const shown = issues.filter((i) => i.code !== 'custom' || !unknownAt.has(i.path.join('.')));
+  const problems = shown.map((issue) => {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
     const node = nearestNode(doc, path);
     const line = node?.range ? lineCounter.linePos(node.range[0]).line : undefined;
@@ -57,6 +63,7 @@ export function parseCaseFile(text: string, file: string): CaseFile {
       message: describeIssue(issue, path),
     };
   });
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   throw problemsError(file, problems);
 }
 
