@@ -85,7 +85,7 @@ describe('strata eval', () => {
       '✗ fact: expected construction suppliers · payment terms = "90 days"; the current value is "net 60"',
     );
     expect(run.stdout).toContain(
-      'pending review: construction suppliers · payment terms = 90 days (hypothetical) "What if we extended terms to 90 days?"',
+      'pending review: construction suppliers · payment terms: 90 days (hypothetical) "What if we extended terms to 90 days?"',
     );
     expect(run.stdout).toContain('✗ notContains: the block contains "30 days"');
     expect(run.stdout).toMatch(/explain: facts in score [\d.]+: current fact visible at this scope/);

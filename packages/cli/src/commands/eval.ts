@@ -1,5 +1,7 @@
+import { resolvePolicy } from '@strata-memory/core';
 import { localEmbedder } from '@strata-memory/embed-local';
 import type { Command } from 'commander';
+import { checkCaseRoles } from '../eval/case-roles.ts';
 import { formatEvalReport } from '../eval/eval-report.ts';
 import { describeEvalStore, parseEvalStore } from '../eval/fresh-store.ts';
 import { loadCaseFile } from '../eval/load-case-file.ts';
@@ -25,6 +27,7 @@ export function register(program: Command): void {
         const cases = loadCaseFile(file);
         const kind = parseEvalStore(ctx.options.store);
         const config = await loadConfig(ctx.options.config);
+        checkCaseRoles(cases, file, resolvePolicy(config.policy).roles);
         const embedder = config.embedder === false ? undefined : (config.embedder ?? localEmbedder());
         const report = await runEval({
           file,

@@ -52,9 +52,16 @@ export async function checkExpectations(args: {
   const failures: Failure[] = [];
   let checks = 0;
 
+  const pending = await memory.review.list(scope, {
+    status: ['pending'],
+    ...(principal ? { principal } : {}),
+  });
   for (const text of expect.contains ?? []) {
     checks += 1;
     if (lowerBlock.includes(text.toLowerCase())) continue;
+    const waiting = matchingItems(pending, text).map(
+      (item) => `waiting in the review queue: ${reviewItemText(item)}`,
+    );
     const candidates = explainLines.filter((e) => !e.included && e.tokens > 0);
     const mentioning = candidates.filter((e) => e.text?.toLowerCase().includes(text.toLowerCase()));
     failures.push({
@@ -63,6 +70,7 @@ export async function checkExpectations(args: {
       actual: null,
       message: `the block does not contain "${text}"`,
       details: [
+        ...waiting,
         mentioning.length > 0
           ? `the recall left out ${mentioning.length} candidate(s) whose text contains it:`
           : candidates.length > 0
@@ -95,10 +103,6 @@ export async function checkExpectations(args: {
   }
 
   if (expect.review && expect.review.length > 0) {
-    const pending = await memory.review.list(scope, {
-      status: ['pending'],
-      ...(principal ? { principal } : {}),
-    });
     for (const text of expect.review) {
       checks += 1;
       if (matchingItems(pending, text).length > 0) continue;

@@ -67,7 +67,8 @@ export function parseCaseFile(text: string, file: string): CaseFile {
   throw problemsError(file, problems);
 }
 
-function problemsError(file: string, problems: CaseFileProblem[]) {
+/** The `invalid_input` error listing a case file's problems (`details.issues`). */
+export function problemsError(file: string, problems: CaseFileProblem[]) {
   const lines = problems.map((p) => {
     const where = [
       p.line === undefined ? file : `${file}:${p.line}`,

@@ -1,14 +1,14 @@
 import type { JsonValue, ReviewItem } from '@strata-memory/core';
 
 /**
- * A review item in words, as cases match it: `construction suppliers · payment terms = 90 days
+ * A review item in words, as cases match it: `construction suppliers · payment terms: 90 days
  * (hypothetical) "What if we extended terms to 90 days?"`, or `A —depends_on→ B (…)` for an edge.
  */
 export function reviewItemText(item: ReviewItem): string {
   const p = item.proposal;
   const what =
     item.kind === 'fact'
-      ? `${textOf(p.entityId)} · ${textOf(p.key)} = ${textOf(p.value)}`
+      ? `${textOf(p.entityId)} · ${textOf(p.key)}: ${textOf(p.value)}`
       : `${nameOf(p.from)} —${textOf(p.relation)}→ ${nameOf(p.to)}`;
   const evidence = typeof p.evidence === 'string' ? ` "${p.evidence}"` : '';
   return `${what} (${item.reason.replace('_', ' ')})${evidence}`;

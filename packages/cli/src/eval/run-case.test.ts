@@ -62,12 +62,16 @@ describe('runCase', () => {
     recall:
       query: payment terms for construction suppliers?
     expect:
+      contains: "payment terms: 90 days"
       facts:
         - { entity: construction suppliers, key: payment terms, value: 90 days }
       review: [lead time]
 `);
     expect(result.passed).toBe(false);
-    const [fact, review] = result.failures;
+    const [contains, fact, review] = result.failures;
+    expect(contains?.details[0]).toBe(
+      'waiting in the review queue: construction suppliers · payment terms: 90 days (hypothetical) "What if we extended terms to 90 days?"',
+    );
     expect(fact).toMatchObject({
       expectation: 'fact',
       actual: { value: 'net 60', status: 'active' },
@@ -75,7 +79,7 @@ describe('runCase', () => {
     });
     expect(fact?.details.join('\n')).toContain('v1 "net 60" active');
     expect(fact?.details.join('\n')).toContain(
-      'pending review: construction suppliers · payment terms = 90 days',
+      'pending review: construction suppliers · payment terms: 90 days',
     );
     expect(fact?.explain.map((e) => e.layer)).toEqual(['facts']);
     expect(review).toMatchObject({
@@ -120,7 +124,7 @@ describe('runCase', () => {
     expect(unmatched.result.passed).toBe(false);
     expect(unmatched.result.error).toMatchObject({ step: 'actions[0] (approve)', code: 'not_found' });
     expect(unmatched.result.error?.message).toContain('no pending review item contains "120 days"');
-    expect(unmatched.result.error?.message).toContain('payment terms = 90 days');
+    expect(unmatched.result.error?.message).toContain('payment terms: 90 days');
     expect(unmatched.disposed).toBe(1);
   });
 
@@ -141,6 +145,39 @@ describe('runCase', () => {
     expect(longer.result.failures[0]?.message).toBe(
       'expected Supplier Y · lead time to be stale; it is active',
     );
+  });
+
+  it('refuses an invalid config and leaves no store behind', async () => {
+    let disposed = 0;
+    let closed = 0;
+    const file = parseCaseFile(
+      `${header}
+    setup: [{ content: hello }]
+    recall: { query: hello }
+    expect: { contains: hello }
+`,
+      'cases.yaml',
+    );
+    const store = memoryStore();
+    const close = store.close.bind(store);
+    store.close = async () => {
+      closed += 1;
+      await close();
+    };
+    const running = runCase({
+      evalCase: file.cases[0] as NonNullable<(typeof file.cases)[0]>,
+      defaults: file.defaults,
+      config: { policy: { reviewThreshhold: 0.5 } as never },
+      embedder: undefined,
+      fresh: async () => ({
+        store,
+        dispose: async () => {
+          disposed += 1;
+        },
+      }),
+    });
+    await expect(running).rejects.toMatchObject({ code: 'invalid_input' });
+    expect({ closed, disposed }).toEqual({ closed: 1, disposed: 1 });
   });
 
   it('keeps another scope out, and forget erases a user', async () => {

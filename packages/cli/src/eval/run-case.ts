@@ -46,12 +46,20 @@ export async function runCase(args: {
   const clock = evalClock(evalCase.start ?? defaults.start ?? Date.parse(DEFAULT_START));
   const { embedder: _ignored, clock: _clock, ...config } = args.config;
   const fresh = await args.fresh();
-  const memory = createMemory({
-    ...config,
-    store: fresh.store,
-    clock,
-    ...(args.embedder ? { embedder: args.embedder } : {}),
-  });
+  let memory: Memory;
+  try {
+    memory = createMemory({
+      ...config,
+      store: fresh.store,
+      clock,
+      ...(args.embedder ? { embedder: args.embedder } : {}),
+    });
+  } catch (error) {
+    // An invalid config (e.g. an unknown policy field): nothing to run, nothing left behind.
+    await fresh.store.close();
+    await fresh.dispose();
+    throw error;
+  }
   const caseScope = evalCase.scope ?? defaults.scope;
   const scopeOf = (scope: Scope | undefined): Scope => {
     const resolved = scope ?? caseScope;
