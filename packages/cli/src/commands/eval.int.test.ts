@@ -124,6 +124,19 @@ describe('strata eval', () => {
     });
   });
 
+  it('refuses a role the policy does not know with exit 2', async () => {
+    const file = join(work, 'role.yaml');
+    writeFileSync(
+      file,
+      oneCase.replace('    recall:\n', '    recall:\n      principal: { id: lee, role: manger }\n'),
+    );
+    const run = await strata(['eval', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `case "a correction wins" › cases[0].recall.principal.role: role "manger" is not one of the policy's roles: member, manager, admin`,
+    );
+  });
+
   it('prints one JSON report with --json', async () => {
     const run = await strata(['eval', join(examples, 'broken-cases.yaml'), '--json']);
     expect(run.code).toBe(1);
@@ -186,7 +199,7 @@ describe('strata eval', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('1 of 1 cases passed (PGlite (temporary folder)).');
     expect(readdirSync(tmp)).toEqual([]);
-  });
+  }, 300_000);
 
   it('refuses a store path: an eval never writes into a memory in use', async () => {
     const run = await strata(['eval', join(examples, 'cases.yaml'), '--store', '.strata/memory.db']);
