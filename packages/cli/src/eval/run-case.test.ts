@@ -128,6 +128,37 @@ describe('runCase', () => {
     expect(unmatched.disposed).toBe(1);
   });
 
+  it('rejects, remembers and consolidates as the actions say', async () => {
+    const { result } = await run(`${header}
+    setup:
+      - content: Construction suppliers are paid net 60.
+      - content: What if we extended terms to 90 days?
+      - content: Supplier Z's lead time is 10 days.
+    actions:
+      - reject: 90 days
+      - remember: { entity: Supplier Q, key: lead time, value: 12 days, confidence: 0.5 }
+      - remember: { entity: Supplier R, key: lead time, value: 14 days }
+      - advance: 120d
+      - consolidate: true
+    recall:
+      query: lead times and payment terms?
+    expect:
+      contains: ["lead time: 14 days", "net 60"]
+      review: ["lead time: 12 days", "90 days"]
+      facts:
+        - { entity: Supplier Z, key: lead time, value: 10 days, status: stale }
+        - { entity: Supplier Q, key: lead time, absent: true }
+`);
+    expect(result.checks).toBe(6);
+    expect(result.failures.map((f) => [f.expectation, f.message, f.details])).toEqual([
+      [
+        'review',
+        'no pending review item contains "90 days"',
+        ['pending: supplier q · lead time: 12 days (low confidence)'],
+      ],
+    ]);
+  });
+
   it("runs with the user's policy: a longer staleAfterDays keeps a 100-day-old fact active", async () => {
     const yaml = `${header}
     setup:
