@@ -62,6 +62,18 @@ cases:
         - { entity: Supplier X, key: lead time, value: 30 days }
 `;
 
+/** Two cases: the second starts on an empty memory, so the first's fact must not be there. */
+const twoCases = `${oneCase}  - name: each case starts empty
+    setup:
+      - content: Construction suppliers are paid net 60.
+    recall:
+      query: What's Supplier X's lead time?
+    expect:
+      notContains: 30 days
+      facts:
+        - { entity: Supplier X, key: lead time, absent: true }
+`;
+
 describe('strata eval', () => {
   it('passes the shipped example and removes its temporary stores', async () => {
     const tmp = tmpFolder('tmp-example');
@@ -191,13 +203,13 @@ describe('strata eval', () => {
     rmSync(config);
   });
 
-  it('runs on PGlite with --store pglite and removes the folders', async () => {
-    const file = join(work, 'one.yaml');
-    writeFileSync(file, oneCase);
+  it('runs on PGlite with --store pglite, each case on an empty schema, and removes the folder', async () => {
+    const file = join(work, 'two.yaml');
+    writeFileSync(file, twoCases);
     const tmp = tmpFolder('tmp-pglite');
     const run = await strata(['eval', file, '--store', 'pglite'], tmp);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('1 of 1 cases passed (PGlite (temporary folder)).');
+    expect(run.stdout).toContain('2 of 2 cases passed (PGlite (temporary folder)).');
     expect(readdirSync(tmp)).toEqual([]);
   }, 300_000);
 
@@ -209,15 +221,15 @@ describe('strata eval', () => {
 
   // Needs a PostgreSQL server: runs when STRATA_PG_URL names one (CI and the integration run set it).
   it.skipIf(!process.env.STRATA_PG_URL)(
-    'runs on PostgreSQL in a schema per case, dropped afterwards',
+    'runs on PostgreSQL, each case on an empty schema, dropped afterwards',
     async () => {
       const url = process.env.STRATA_PG_URL as string;
-      const file = join(work, 'one.yaml');
-      writeFileSync(file, oneCase);
+      const file = join(work, 'two.yaml');
+      writeFileSync(file, twoCases);
       const run = await strata(['eval', file, '--store', url, '--json']);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({
-        passed: 1,
+        passed: 2,
         failed: 0,
         store: expect.stringMatching(/^PostgreSQL /),
       });

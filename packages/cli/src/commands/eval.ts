@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .argument('<cases>', 'the case file (YAML)')
     .addHelpText(
       'after',
-      '\n--store picks the kind of temporary store: sqlite (default), pglite, or a postgres:// URL (a schema per case, dropped afterwards).',
+      '\n--store picks where each case runs on an empty memory: sqlite (default, a temporary file per case), pglite (a temporary embedded database, a schema per case) or a postgres:// URL (a schema per case, dropped afterwards).',
     )
     .action(
       action(async (ctx, file: string) => {

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { invalidInput, type Store } from '@strata-memory/core';
 import { postgresStore } from '@strata-memory/store-postgres';
-import { pgliteStore } from '@strata-memory/store-postgres/pglite';
+import { pgliteClient } from '@strata-memory/store-postgres/pglite';
 import { sqliteStore } from '@strata-memory/store-sqlite';
 import pg from 'pg';
 
@@ -14,14 +15,19 @@ export type EvalStoreKind = { kind: 'sqlite' } | { kind: 'pglite' } | { kind: 'p
 /** A store made for one case, and how to remove it once the memory on it is closed. */
 export interface FreshStore {
   store: Store;
-  /** Deletes the temporary file, folder or schema. */
+  /** Deletes the temporary file or schema. */
   dispose(): Promise<void>;
 }
 
+/** Makes an empty store per case; `close()` removes what the run shared (a PGlite folder, a pool). */
+export interface FreshStores {
+  fresh(): Promise<FreshStore>;
+  close(): Promise<void>;
+}
+
 /**
- * Reads `--store` for `strata eval`: `sqlite` (the default), `pglite`, or a `postgres://` URL (each
- * case gets its own schema on that database, dropped afterwards). A path to an existing store is
- * refused: an eval never writes into a memory someone uses.
+ * Reads `--store` for `strata eval`: `sqlite` (the default), `pglite`, or a `postgres://` URL. A path
+ * to an existing store is refused: an eval never writes into a memory someone uses.
  */
 export function parseEvalStore(value: string | undefined): EvalStoreKind {
   const given = (value ?? 'sqlite').trim();
@@ -36,44 +42,85 @@ export function parseEvalStore(value: string | undefined): EvalStoreKind {
 
 /** A printable name of the kind (never a password). */
 export function describeEvalStore(kind: EvalStoreKind): string {
-  if (kind.kind !== 'postgres')
-    return kind.kind === 'sqlite' ? 'SQLite (temporary file)' : 'PGlite (temporary folder)';
+  if (kind.kind === 'sqlite') return 'SQLite (temporary file)';
+  if (kind.kind === 'pglite') return 'PGlite (temporary folder)';
   const url = new URL(kind.url);
   if (url.password) url.password = '***';
   return `PostgreSQL ${url.toString()} (temporary schema)`;
 }
 
-/** Opens an empty store of the given kind. */
-export async function openFreshStore(kind: EvalStoreKind): Promise<FreshStore> {
+/**
+ * Fresh stores of a kind. SQLite: a new file per case in a temporary folder. PostgreSQL: one pool,
+ * a new schema per case, dropped afterwards. PGlite: one embedded database in a temporary folder
+ * (started once: starting PGlite is the slow part), a new schema per case.
+ */
+export function freshStores(kind: EvalStoreKind): FreshStores {
   switch (kind.kind) {
-    case 'sqlite': {
-      const dir = mkdtempSync(join(tmpdir(), 'strata-eval-'));
+    case 'sqlite':
       return {
-        store: sqliteStore({ path: join(dir, 'memory.db') }),
-        dispose: async () => rmSync(dir, { recursive: true, force: true }),
+        fresh: async () => {
+          const dir = mkdtempSync(join(tmpdir(), 'strata-eval-'));
+          return {
+            store: sqliteStore({ path: join(dir, 'memory.db') }),
+            dispose: async () => rmSync(dir, { recursive: true, force: true }),
+          };
+        },
+        close: async () => {},
+      };
+    case 'postgres': {
+      const pool = new pg.Pool({ connectionString: kind.url, max: 4 });
+      pool.on('error', () => {});
+      return {
+        fresh: async () => {
+          const schema = newSchemaName();
+          return {
+            store: postgresStore({ pool, schema }),
+            dispose: async () => {
+              await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+            },
+          };
+        },
+        close: () => pool.end(),
       };
     }
     case 'pglite': {
       const dir = mkdtempSync(join(tmpdir(), 'strata-eval-pg-'));
-      return {
-        store: pgliteStore({ dataDir: dir }),
-        dispose: async () => rmSync(dir, { recursive: true, force: true }),
+      let database: Promise<PGlite> | undefined;
+      const open = () => {
+        database ??= openPglite(dir);
+        return database;
       };
-    }
-    case 'postgres': {
-      const schema = `strata_eval_${randomBytes(6).toString('hex')}`;
-      const pool = new pg.Pool({ connectionString: kind.url, max: 4 });
-      pool.on('error', () => {});
       return {
-        store: postgresStore({ pool, schema }),
-        dispose: async () => {
+        fresh: async () => {
+          const schema = newSchemaName();
+          return {
+            store: postgresStore({ client: pgliteClient(open, { ownsDatabase: false }), schema }),
+            dispose: async () => {
+              await (await open()).query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+            },
+          };
+        },
+        close: async () => {
           try {
-            await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+            if (database) await (await database).close();
           } finally {
-            await pool.end();
+            rmSync(dir, { recursive: true, force: true });
           }
         },
       };
     }
   }
+}
+
+function newSchemaName(): string {
+  return `strata_eval_${randomBytes(6).toString('hex')}`;
+}
+
+async function openPglite(dataDir: string): Promise<PGlite> {
+  const [{ PGlite }, { vector }, { btree_gin }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+    import('@electric-sql/pglite/contrib/btree_gin'),
+  ]);
+  return PGlite.create({ dataDir, extensions: { vector, btree_gin } });
 }
