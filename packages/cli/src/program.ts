@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import * as audit from './commands/audit.ts';
 import * as consolidate from './commands/consolidate.ts';
 import * as episodes from './commands/episodes.ts';
+import * as evalCases from './commands/eval.ts';
 import * as facts from './commands/facts.ts';
 import * as forget from './commands/forget.ts';
 import * as graph from './commands/graph.ts';
@@ -78,6 +79,7 @@ const COMMANDS: Array<(program: Command) => void> = [
   forget.register,
   stats.register,
   migrate.register,
+  evalCases.register,
   inspect.register,
 ];
 
