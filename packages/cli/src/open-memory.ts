@@ -50,8 +50,23 @@ export interface OpenedMemory {
  * A memory on the store the user named, with their config. The offline embedder loads on first use,
  * so commands that never embed (stats, facts, audit) stay fast. Close it with `memory.close()`.
  */
-export async function openMemory(options: { store?: string; config?: string }): Promise<OpenedMemory> {
+export async function openMemory(options: {
+  store?: string;
+  config?: string;
+  /** Create a SQLite file that does not exist yet (otherwise that is `invalid_input`). */
+  create?: boolean;
+}): Promise<OpenedMemory> {
   const location = parseStoreLocation(options.store);
+  if (
+    !options.create &&
+    location.kind === 'sqlite' &&
+    location.path !== ':memory:' &&
+    !existsSync(location.path)
+  ) {
+    throw invalidInput(`there is no SQLite store at ${location.path} (strata migrate creates one)`, {
+      store: location.path,
+    });
+  }
   const config = await loadConfig(options.config);
   const { embedder, ...rest } = config;
   const store = openStore(location);

@@ -25,8 +25,11 @@ export interface GlobalOptions {
 export interface CommandContext {
   output: Output;
   options: GlobalOptions;
-  /** Opens the memory once (closed when the command ends). */
-  memory(): Promise<OpenedMemory>;
+  /**
+   * Opens the memory once (closed when the command ends). A SQLite file that does not exist is an
+   * error (a mistyped path must not become an empty store) unless `create` is set.
+   */
+  memory(options?: { create?: boolean }): Promise<OpenedMemory>;
 }
 
 /** A command's action: returns the exit code (EXIT.ok unless it found a failure). */
@@ -49,8 +52,8 @@ export function action<Args extends unknown[]>(fn: Action<Args>): (...args: unkn
     const context: CommandContext = {
       output,
       options,
-      memory: () => {
-        opened ??= openMemory(options);
+      memory: ({ create = false } = {}) => {
+        opened ??= openMemory({ ...options, create });
         return opened;
       },
     };

@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
 import { invalidInput, principalSchema } from '@strata-memory/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { startInspector } from '../inspect/server.ts';
 import { action } from '../program.ts';
 import { formatScope, parseScopeOption } from '../scope-option.ts';
-import { parseStoreLocation } from '../store-location.ts';
 
 function portOption(value: string): number {
   const port = Number(value);
@@ -58,11 +56,6 @@ export function register(program: Command): void {
         if (!principal.success) throw invalidInput(`--as must be a principal id (1 to 256 characters)`);
         // The positional store wins over --store and $STRATA_STORE; ctx.memory() opens it.
         if (store !== undefined) ctx.options.store = store;
-        const location = parseStoreLocation(ctx.options.store);
-        // A viewer must not create an empty database for a mistyped path.
-        if (location.kind === 'sqlite' && location.path !== ':memory:' && !existsSync(location.path)) {
-          throw invalidInput(`there is no SQLite store at ${location.path}`, { store: location.path });
-        }
         const { memory, description } = await ctx.memory();
         const inspector = await startInspector({
           memory,

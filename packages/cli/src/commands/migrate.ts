@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .description("create or upgrade the store's schema and report its version")
     .action(
       action(async (ctx) => {
-        const { memory, description } = await ctx.memory();
+        const { memory, description } = await ctx.memory({ create: true });
         if (!memory.store.migrate) {
           ctx.output.result(
             { store: description, migration: null },
