@@ -298,6 +298,11 @@ export interface ScopeDriver {
    * cost grows with the number of distinct scopes in the subtree, not with the rows they hold.
    */
   list(args: Args<typeof scopeArgs.list>): Promise<Page<Scope>>;
+  /**
+   * The root scope of every tenant holding at least one row in any sub-store (what `list` needs
+   * to walk a whole store, e.g. to export it), by tenant key (`org:acme`, `user:maria`) in byte order.
+   */
+  tenants(args: Args<typeof scopeArgs.tenants>): Promise<Page<Scope>>;
 }
 
 export interface StoreCapabilities {

@@ -1,6 +1,6 @@
-import type { FactRecord } from '@strata-memory/core';
+import { type FactRecord, type MessageRecord, type Scope, tenantOf } from '@strata-memory/core';
 import { describe, expect, it } from 'vitest';
-import { DAY, expectCode, newTenant, provenance, T0, useStore } from '../fixtures.ts';
+import { allPages, DAY, expectCode, newTenant, provenance, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';
 
 /** `restore` writes records back as they were (an import): ids, versions, sequence numbers and times kept. */
@@ -19,12 +19,12 @@ export function restoreSuite(options: StoreConformanceOptions): void {
         createdAt: T0,
         updatedAt: T0 + 5 * DAY,
       };
-      const messages = [
-        { id: 'm1', seq: 1, role: 'user' as const, content: 'hello', createdAt: T0, metadata: {} },
+      const messages: Array<Omit<MessageRecord, 'scope'>> = [
+        { id: 'm1', seq: 1, role: 'user', content: 'hello', createdAt: T0, metadata: {} },
         {
           id: 'm4',
           seq: 4,
-          role: 'assistant' as const,
+          role: 'assistant',
           content: 'looking it up',
           name: 'bot',
           toolCalls: [{ id: 'call1', name: 'lookup', input: { q: 'price' } }],
@@ -144,6 +144,23 @@ export function restoreSuite(options: StoreConformanceOptions): void {
         status: ['active', 'pending_review', 'superseded', 'stale'],
       });
       expect(all.items.map((f) => f.id)).toEqual([t.id('a')]);
+    });
+
+    it('lists the root scope of every tenant holding rows, by tenant key, page by page', async () => {
+      const t = newTenant();
+      await store().state.set({ scope: t.aliceThread, key: 'k', value: 1 });
+      await store().audit.append({ entries: [{ id: t.id('a1'), scope: t.bareAlice, action: 'test.run' }] });
+      const tenantKey = (s: Scope) => tenantOf(s);
+      const { items, pages } = await allPages((cursor) => store().scopes.tenants({ limit: 7, cursor }));
+      const listed = items.map(tenantKey);
+      expect(items).toContainEqual(t.org);
+      expect(items).toContainEqual(t.bareAlice);
+      expect(items).not.toContainEqual(t.otherOrgAlice);
+      // Roots only, each once, in byte order of the tenant key.
+      for (const scope of items) expect(Object.keys(scope)).toHaveLength(1);
+      expect(listed).toEqual([...new Set(listed)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      expect(pages).toBeGreaterThanOrEqual(Math.ceil(items.length / 7));
+      await expectCode(store().scopes.tenants({ cursor: 'nonsense' }), 'invalid_input');
     });
 
     it('restores state entries with their versions and refuses an existing key', async () => {
