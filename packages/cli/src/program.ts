@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { register as registerExport } from './commands/export.ts';
+import { register as registerImport } from './commands/import.ts';
 import { type OpenedMemory, openMemory } from './open-memory.ts';
 import { createOutput, describeError, EXIT, type Output } from './output.ts';
 
@@ -56,7 +58,7 @@ export function action<Args extends unknown[]>(fn: Action<Args>): (...args: unkn
 }
 
 /** Every command, registered on one program. Each command module adds itself with a `register` function. */
-const COMMANDS: Array<(program: Command) => void> = [];
+const COMMANDS: Array<(program: Command) => void> = [registerExport, registerImport];
 
 export function createProgram(): Command {
   const program = new Command()
