@@ -12,12 +12,14 @@ import {
 import { renderScopeMarkdown } from './render-scope-markdown.ts';
 import { SNAPSHOT_FILE, scopeFilePath } from './scope-file-names.ts';
 
+/** Options of `exportToDirectory`. */
 export interface ExportToDirectoryOptions {
   /** Export this scope's subtree; without it, every tenant. */
   scope?: Scope;
   onProgress?: (progress: SnapshotProgress) => void;
 }
 
+/** What `exportToDirectory` wrote. */
 export interface DirectoryExport {
   dir: string;
   /** The files written, relative to `dir`: the JSON twin, then one Markdown file per scope. */

@@ -19,10 +19,12 @@ import { SNAPSHOT_FILE, scopeFilePath } from './scope-file-names.ts';
 /** The provenance note of a correction made by editing a fact in a scope's Markdown. */
 export const IMPORTED_EDIT = 'imported edit';
 
+/** Options of `importFromDirectory`. */
 export interface ImportFromDirectoryOptions {
   onProgress?: (progress: SnapshotProgress) => void;
 }
 
+/** A fact value edited in a scope's Markdown, and the correction it became. */
 export interface ImportedCorrection {
   scope: Scope;
   file: string;
@@ -36,6 +38,7 @@ export interface ImportedCorrection {
   fact: FactRecord;
 }
 
+/** What `importFromDirectory` wrote. */
 export interface DirectoryImport {
   dir: string;
   counts: SnapshotCounts;

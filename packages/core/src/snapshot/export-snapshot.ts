@@ -18,6 +18,7 @@ export interface SnapshotProgress {
   total: number;
 }
 
+/** Options of `memory.export`. */
 export interface ExportOptions {
   /** Export this scope's subtree (it and everything below it); without it, every tenant. */
   scope?: Scope;

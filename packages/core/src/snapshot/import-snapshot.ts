@@ -15,6 +15,7 @@ import {
 } from './snapshot-schema.ts';
 import { decodeVector } from './vector-encoding.ts';
 
+/** Options of `memory.import`. */
 export interface ImportOptions {
   onProgress?: (progress: SnapshotProgress) => void;
 }

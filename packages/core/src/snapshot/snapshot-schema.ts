@@ -27,6 +27,7 @@ export const encodedVectorSchema = z.union([
   z.object({ float32: z.base64() }).strict(),
   z.object({ float64: z.base64() }).strict(),
 ]);
+/** An embedding in a snapshot. */
 export type EncodedVector = z.infer<typeof encodedVectorSchema>;
 
 const messageSchema = z
@@ -191,6 +192,7 @@ export const scopeSnapshotSchema = z
     path: ['thread'],
   });
 
+/** The whole snapshot: checked by `memory.import` before anything is written. */
 export const memorySnapshotSchema = z
   .object({
     format: z.literal(SNAPSHOT_FORMAT),
