@@ -11,13 +11,15 @@ export function register(program: Command): void {
       'load a folder written by strata export into the store; edited fact values become corrections',
     )
     .argument('<dir>', 'folder written by strata export')
+    .option('--edits-only', 'write only the edited fact values, into the store the folder was exported from')
     .action(
-      action(async (ctx, dir: string) => {
+      action(async (ctx, dir: string, options: { editsOnly?: boolean }) => {
         // Checked in full before the store is even opened: bad files write nothing.
         const loaded = await readMemoryDirectory(dir);
         const { memory, description } = await ctx.memory();
         ctx.output.progress(`importing ${loaded.dir} into ${description}`);
         const result = await importFromDirectory(memory, loaded, {
+          editsOnly: options.editsOnly === true,
           onProgress: ({ done, total }) => {
             if (done === total || done % 50 === 0) ctx.output.progress(`  ${done}/${total} scopes written`);
           },
@@ -25,9 +27,13 @@ export function register(program: Command): void {
         ctx.output.result(result, () => {
           const c = result.counts;
           const lines = [
-            `imported ${c.scopes} scopes from ${result.dir}`,
-            `  ${c.facts} fact versions, ${c.episodes} episodes, ${c.nodes} nodes, ${c.edges} edges, ${c.review} review items,`,
-            `  ${c.threads} threads with ${c.messages} messages, ${c.state} state entries, ${c.ledger} ledger entries, ${c.audit} audit entries`,
+            ...(options.editsOnly
+              ? [`applied the edits in ${result.dir}`]
+              : [
+                  `imported ${c.scopes} scopes from ${result.dir}`,
+                  `  ${c.facts} fact versions, ${c.episodes} episodes, ${c.nodes} nodes, ${c.edges} edges, ${c.review} review items,`,
+                  `  ${c.threads} threads with ${c.messages} messages, ${c.state} state entries, ${c.ledger} ledger entries, ${c.audit} audit entries`,
+                ]),
           ];
           if (result.corrections.length > 0) {
             const n = result.corrections.length;

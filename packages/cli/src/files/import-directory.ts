@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
+  conflict,
+  countSnapshot,
   type FactRecord,
   invalidInput,
   type JsonValue,
@@ -22,6 +24,11 @@ export const IMPORTED_EDIT = 'imported edit';
 /** Options of `importFromDirectory`. */
 export interface ImportFromDirectoryOptions {
   onProgress?: (progress: SnapshotProgress) => void;
+  /**
+   * Write only the edited fact values, as corrections, into the store the folder was exported
+   * from (which already holds the rest). Each edited fact must still be current there.
+   */
+  editsOnly?: boolean;
 }
 
 /** A fact value edited in a scope's Markdown, and the correction it became. */
@@ -96,6 +103,19 @@ export async function readMemoryDirectory(dirInput: string): Promise<MemoryDirec
   return { dir, snapshot, edits };
 }
 
+/** Each edited fact is still the current version in the store (nothing changed it since the export). */
+async function assertStillCurrent(memory: Memory, edits: MemoryDirectory['edits']): Promise<void> {
+  for (const edit of edits) {
+    const [stored] = await memory.store.facts.get({ scope: edit.scope, ids: [edit.fact.id] });
+    if (!stored || (stored.status !== 'active' && stored.status !== 'stale')) {
+      throw conflict(
+        `${edit.file}:${edit.line}: fact ${edit.fact.id} is no longer the current value in this store (${stored ? stored.status : 'not found'}): export again and redo the edit`,
+        { file: edit.file, line: edit.line, id: edit.fact.id },
+      );
+    }
+  }
+}
+
 /**
  * Loads a memory folder into a memory: the snapshot in `memory.json` as it was (into any store),
  * then each fact value changed by hand in a scope's Markdown as a correction through the engine
@@ -109,10 +129,16 @@ export async function importFromDirectory(
   options: ImportFromDirectoryOptions = {},
 ): Promise<DirectoryImport> {
   const loaded = typeof dir === 'string' ? await readMemoryDirectory(dir) : dir;
-  const counts = await memory.import(
-    loaded.snapshot,
-    options.onProgress ? { onProgress: options.onProgress } : {},
-  );
+  let counts: SnapshotCounts;
+  if (options.editsOnly) {
+    await assertStillCurrent(memory, loaded.edits);
+    counts = countSnapshot({ ...loaded.snapshot, scopes: [] });
+  } else {
+    counts = await memory.import(
+      loaded.snapshot,
+      options.onProgress ? { onProgress: options.onProgress } : {},
+    );
+  }
   const corrections: ImportedCorrection[] = [];
   for (const edit of loaded.edits) {
     const { fact } = edit;

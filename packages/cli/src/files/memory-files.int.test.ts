@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createMemory, type Memory, type Store, StrataError } from '@strata-memory/core';
@@ -127,6 +135,36 @@ describe('memory as files', () => {
     const audit = await target.audit.list(SAMPLE_SCOPES.maria, { actions: ['fact.supersede'] });
     expect(audit.items.some((e) => e.subjectId === history[2]!.id)).toBe(true);
     await target.close();
+  });
+
+  it('applies only the edits to the store the folder came from, once (editsOnly)', async () => {
+    const copy = join(work, 'edits-only.db');
+    copyFileSync(seededDb, copy);
+    const memory = memoryOn(sqliteStore({ path: copy }));
+    const dir = join(work, 'edits-only');
+    await exportToDirectory(memory, dir);
+    const file = join(dir, scopeFilePath(SAMPLE_SCOPES.maria));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('- lead time: "30 days"', '- lead time: "21 days"'),
+    );
+
+    const result = await importFromDirectory(memory, dir, { editsOnly: true });
+    expect(result.counts.facts).toBe(0);
+    expect(result.corrections.map((c) => c.to)).toEqual(['21 days']);
+    const history = await memory.facts.history(SAMPLE_SCOPES.maria, {
+      entity: 'supplier x',
+      key: 'lead time',
+    });
+    expect(history.map((f) => f.value)).toEqual(['45 days', '30 days', '21 days']);
+
+    // The edited version is no longer current: applying the same folder again is refused.
+    const error = await importFromDirectory(memory, dir, { editsOnly: true }).catch((e: unknown) => e);
+    expect(StrataError.isInstance(error) && error.code).toBe('conflict');
+    expect((error as Error).message).toContain(`${file}:`);
+    const after = await memory.facts.history(SAMPLE_SCOPES.maria, { entity: 'supplier x', key: 'lead time' });
+    expect(after).toEqual(history);
+    await memory.close();
   });
 
   it('refuses a malformed hand edit, naming the file and line, and writes nothing', async () => {
