@@ -3,9 +3,11 @@ import * as audit from './commands/audit.ts';
 import * as consolidate from './commands/consolidate.ts';
 import * as episodes from './commands/episodes.ts';
 import * as evalCases from './commands/eval.ts';
+import * as exportFiles from './commands/export.ts';
 import * as facts from './commands/facts.ts';
 import * as forget from './commands/forget.ts';
 import * as graph from './commands/graph.ts';
+import * as importFiles from './commands/import.ts';
 import * as inspect from './commands/inspect.ts';
 import * as migrate from './commands/migrate.ts';
 import * as recall from './commands/recall.ts';
@@ -83,6 +85,8 @@ const COMMANDS: Array<(program: Command) => void> = [
   stats.register,
   migrate.register,
   evalCases.register,
+  exportFiles.register,
+  importFiles.register,
   inspect.register,
 ];
 

@@ -48,6 +48,19 @@ export {
 } from './recall/recall.ts';
 export { accessWeight, cosine, recencyWeight, retentionValue } from './recall/scoring.ts';
 export * from './scope/scope.ts';
+export type { ExportOptions, SnapshotProgress } from './snapshot/export-snapshot.ts';
+export { type ImportOptions, parseSnapshot } from './snapshot/import-snapshot.ts';
+export {
+  countSnapshot,
+  type EncodedVector,
+  type MemorySnapshot,
+  type ScopeSnapshot,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type SnapshotCounts,
+} from './snapshot/snapshot-schema.ts';
+export { sortKeys } from './snapshot/sort-keys.ts';
+export { decodeVector, encodeVector } from './snapshot/vector-encoding.ts';
 export * from './store/contract.ts';
 export { defineStore, parseArgs, validationError } from './store/define-store.ts';
 export { nextFactVersion } from './store/fact-versions.ts';

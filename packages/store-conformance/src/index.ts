@@ -10,6 +10,7 @@ import { invalidInputSuite } from './suites/invalid-input.ts';
 import { keywordSearchSuite } from './suites/keyword-search.ts';
 import { ledgerSuite } from './suites/ledger.ts';
 import { payloadsSuite } from './suites/payloads.ts';
+import { restoreSuite } from './suites/restore.ts';
 import { reviewSuite } from './suites/review.ts';
 import { scopesSuite } from './suites/scopes.ts';
 import { stateSuite } from './suites/state.ts';
@@ -37,6 +38,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     stateSuite(options);
     ledgerSuite(options);
     reviewSuite(options);
+    restoreSuite(options);
     auditSuite(options);
     forgetSuite(options);
     scopesSuite(options);

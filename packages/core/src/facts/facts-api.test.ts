@@ -189,6 +189,24 @@ describe('facts: corrections, review and staleness', () => {
     expect((await memory.facts.get(thread, leadTime))!.value).toBe('30 days');
   });
 
+  it('records how a correction arrived (via) in its provenance', async () => {
+    const { memory } = setup();
+    await memory.facts.remember(user, { ...leadTime, value: '45 days' });
+    const corrected = await memory.facts.correct(user, {
+      ...leadTime,
+      value: '30 days',
+      via: 'imported edit',
+    });
+    expect(corrected.fact).toMatchObject({
+      value: '30 days',
+      version: 2,
+      provenance: { source: 'human', via: 'imported edit' },
+    });
+    expect(await codeOf(memory.facts.correct(user, { ...leadTime, value: '1 day', via: '' }))).toBe(
+      'invalid_input',
+    );
+  });
+
   it('sends writes below the review threshold to the review queue', async () => {
     const { memory } = setup();
     const low = await memory.facts.remember(user, { ...leadTime, value: '60 days', confidence: 0.5 });

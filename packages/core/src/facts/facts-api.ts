@@ -113,7 +113,13 @@ export function createFactsApi(engine: Engine): FactsApi {
         metadata?: Metadata;
         index?: { texts: string[]; speaker?: string };
       },
-    options: { mode: FactWriteMode; source: Provenance['source']; confidence: number; accessLevel: number },
+    options: {
+      mode: FactWriteMode;
+      source: Provenance['source'];
+      confidence: number;
+      accessLevel: number;
+      via?: string;
+    },
   ): Promise<{ outcome: FactWriteOutcome; indexEpisodeIds?: string[] }> {
     const scope = parseScope(scopeInput);
     const target = longTermScopeOf(scope, policy);
@@ -121,6 +127,7 @@ export function createFactsApi(engine: Engine): FactsApi {
     const provenance: Provenance = {
       source: options.source,
       at,
+      ...(options.via ? { via: options.via } : {}),
       ...(scope.threadId ? { threadId: scope.threadId } : {}),
       ...(input.principal ? { principalId: input.principal.id } : {}),
     };
@@ -316,7 +323,13 @@ export function createFactsApi(engine: Engine): FactsApi {
       const { outcome } = await write(
         scopeInput,
         { ...key, value: parsed.value, ...(parsed.principal ? { principal: parsed.principal } : {}) },
-        { mode: 'correction', source: 'human', confidence: 1, accessLevel: 0 },
+        {
+          mode: 'correction',
+          source: 'human',
+          confidence: 1,
+          accessLevel: 0,
+          ...(parsed.via ? { via: parsed.via } : {}),
+        },
       );
       if (outcome.kind === 'protected')
         throw new StrataError({ code: 'internal', message: 'a correction was refused' });

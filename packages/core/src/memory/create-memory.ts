@@ -6,6 +6,8 @@ import { createGraphApi } from '../graph/graph-api.ts';
 import type { Clock, Embedder, Extractor, Summarizer, Tokenizer } from '../ports/ports.ts';
 import { createRecall } from '../recall/recall.ts';
 import { parseScope } from '../scope/scope.ts';
+import { exportSnapshot } from '../snapshot/export-snapshot.ts';
+import { importSnapshot } from '../snapshot/import-snapshot.ts';
 import { createLedgerApi } from '../state/ledger-api.ts';
 import { createStateApi } from '../state/state-api.ts';
 import { STORE_SPECIFICATION_VERSION, type Store } from '../store/contract.ts';
@@ -128,6 +130,12 @@ export function createMemory(options: MemoryOptions): Memory {
     forgetItem: (scope, id, forgetOptions) => forgetItem(engine, scope, id, forgetOptions),
     forget: (scope, forgetOptions) => forget(engine, scope, forgetOptions),
     consolidate: (consolidateOptions) => consolidate(engine, consolidateOptions),
+    export: (exportOptions) =>
+      exportSnapshot(engine.store, {
+        ...exportOptions,
+        ...(exportOptions?.scope ? { scope: parseScope(exportOptions.scope) } : {}),
+      }),
+    import: (snapshot, importOptions) => importSnapshot(engine.store, snapshot, importOptions),
     close: () => engine.store.close(),
   };
 }

@@ -102,7 +102,9 @@ export const rememberSchema = factKeySchema
   })
   .strict();
 
-export const correctSchema = factKeySchema.extend({ value: z.json(), ...principalOption }).strict();
+export const correctSchema = factKeySchema
+  .extend({ value: z.json(), via: nameSchema.optional(), ...principalOption })
+  .strict();
 
 export const factFilterSchema = z
   .object({ entityType: nameSchema.optional(), entity: nameSchema.optional() })

@@ -1,5 +1,8 @@
 import type { Clock, Embedder, Extractor, Summarizer, Tokenizer } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
+import type { ExportOptions } from '../snapshot/export-snapshot.ts';
+import type { ImportOptions } from '../snapshot/import-snapshot.ts';
+import type { MemorySnapshot, SnapshotCounts } from '../snapshot/snapshot-schema.ts';
 import type { ForgetCounts, Store, TraversalResult } from '../store/contract.ts';
 import type {
   AuditEntry,
@@ -269,7 +272,12 @@ export interface FactsApi {
   /** A human correction: supersedes whatever is current, confidence 1, recorded as `human`. */
   correct(
     scope: Scope,
-    input: FactKey & { value: JsonValue; principal?: Principal },
+    input: FactKey & {
+      value: JsonValue;
+      principal?: Principal;
+      /** How the correction arrived, kept in its provenance (e.g. `imported edit`). */
+      via?: string;
+    },
   ): Promise<{ fact: FactRecord; previous?: FactRecord }>;
   /** Marks a fact as still true now (clears stale). */
   confirm(scope: Scope, id: string, options?: { principal?: Principal }): Promise<FactRecord>;
@@ -452,5 +460,17 @@ export interface Memory {
   /** Erases every layer's data at or below `scope` (right to be forgotten); audited without contents. */
   forget(scope: Scope, options?: { principal?: Principal }): Promise<ForgetCounts>;
   consolidate(options: ConsolidateOptions): Promise<ConsolidationReport>;
+  /**
+   * A lossless, versioned, JSON-serialisable snapshot of the subtree of `options.scope` (every
+   * tenant without it): every layer's records with their ids, versions, times and provenance.
+   */
+  export(options?: ExportOptions): Promise<MemorySnapshot>;
+  /**
+   * Writes a snapshot (from `export`, or parsed from its JSON) into this memory's store as it was.
+   * A wrong format or version or a malformed record is `invalid_input`; an id the store already
+   * holds is `conflict`; either way nothing is written. Not audited: the snapshot carries the
+   * source's audit log.
+   */
+  import(snapshot: unknown, options?: ImportOptions): Promise<SnapshotCounts>;
   close(): Promise<void>;
 }

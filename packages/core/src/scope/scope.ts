@@ -76,6 +76,21 @@ export function tenantOf(scope: Scope): string {
   throw new StrataError({ code: 'invalid_scope', message: 'a scope needs at least one level set' });
 }
 
+/** The root scope of a tenant key (`org:acme` → `{ orgId: 'acme' }`), the inverse of `tenantOf` on a root. */
+export function tenantRootScope(tenant: string): Scope {
+  const colon = tenant.indexOf(':');
+  const level = { org: 'orgId', user: 'userId', agent: 'agentId', thread: 'threadId' }[
+    tenant.slice(0, colon)
+  ];
+  if (colon < 0 || level === undefined) {
+    throw new StrataError({
+      code: 'invalid_input',
+      message: `"${tenant}" is not a tenant key like org:acme`,
+    });
+  }
+  return { [level]: tenant.slice(colon + 1) } as Scope;
+}
+
 /**
  * A scope as the five columns drivers store: the tenant and the four levels, with `''` for an
  * unset level (so columns can be NOT NULL and indexed).

@@ -140,6 +140,13 @@ export interface ThreadDriver {
   /** The thread's messages among `ids`, in the order of `ids`; unknown ids are skipped. */
   getMessages(args: Args<typeof threadArgs.getMessages>): Promise<MessageRecord[]>;
   deleteMessages(args: Args<typeof threadArgs.deleteMessages>): Promise<{ deleted: number }>;
+  /**
+   * Writes a thread back as it was (an import): creates it, or sets the fields of an existing one
+   * to the given ones (so a long thread can be restored in batches), and inserts the messages with
+   * their own `seq`, `createdAt` and ids. A message whose id or `seq` is already in the thread fails
+   * the whole call with `conflict`. Later appends number on after the highest `seq` written.
+   */
+  restore(args: Args<typeof threadArgs.restore>): Promise<{ thread: ThreadRecord; messages: number }>;
 }
 
 export interface EpisodeDriver {
@@ -199,6 +206,12 @@ export interface FactDriver {
   /** Status (active/stale), confirmation time, confidence, metadata (merged) of a current fact; `conflict` on a superseded one. */
   update(args: Args<typeof factArgs.update>): Promise<FactRecord>;
   delete(args: Args<typeof factArgs.delete>): Promise<{ deleted: number }>;
+  /**
+   * Writes fact versions back exactly as they were (an import): ids, versions, statuses, times,
+   * links and provenance unchanged. Fails the whole batch with `conflict` when an id already exists,
+   * when a key at a scope would hold two versions with the same number, or two current versions.
+   */
+  restore(args: Args<typeof factArgs.restore>): Promise<{ restored: number }>;
 }
 
 export interface GraphDriver {
@@ -247,6 +260,11 @@ export interface StateDriver {
   delete(args: Args<typeof stateArgs.delete>): Promise<{ deleted: boolean }>;
   /** Entries at exactly `scope`, by key. */
   list(args: Args<typeof stateArgs.list>): Promise<Page<StateEntry>>;
+  /**
+   * Writes entries back as they were (an import), keeping `version` and `updatedAt`. A key that
+   * already exists at its scope fails the whole batch with `conflict`.
+   */
+  restore(args: Args<typeof stateArgs.restore>): Promise<{ restored: number }>;
 }
 
 export interface LedgerDriver {
@@ -298,6 +316,11 @@ export interface ScopeDriver {
    * cost grows with the number of distinct scopes in the subtree, not with the rows they hold.
    */
   list(args: Args<typeof scopeArgs.list>): Promise<Page<Scope>>;
+  /**
+   * The root scope of every tenant holding at least one row in any sub-store (what `list` needs
+   * to walk a whole store, e.g. to export it), by tenant key (`org:acme`, `user:maria`) in byte order.
+   */
+  tenants(args: Args<typeof scopeArgs.tenants>): Promise<Page<Scope>>;
 }
 
 export interface StoreCapabilities {

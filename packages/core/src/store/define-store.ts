@@ -48,7 +48,7 @@ export function validationError(where: string, error: z.ZodError): StrataError {
     (i) => i.code === 'too_big' && i.origin !== 'number' && i.origin !== 'int',
   );
   // A scope argument, or the scope of an item being written (`episodes.0.scope`, `fact.scope`).
-  const scopePath = /^((fact|node|edge|item)\.|(episodes|entries)\.\d+\.)?scope(\.|$)/;
+  const scopePath = /^((fact|node|edge|item|thread)\.|(episodes|entries|facts)\.\d+\.)?scope(\.|$)/;
   const scopeIssue = issues.every((i) => scopePath.test(i.path));
   const code = tooLarge ? 'payload_too_large' : scopeIssue ? 'invalid_scope' : 'invalid_input';
   const summary = issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ');
@@ -67,9 +67,11 @@ function normalizeScopes<T>(value: T): T {
   const record = value as Record<string, unknown>;
   for (const [key, inner] of Object.entries(record)) {
     if (key === 'scope' && inner && typeof inner === 'object') record[key] = normalizeScope(inner as Scope);
-    else if (key === 'episodes' || key === 'entries') {
+    else if (key === 'episodes' || key === 'entries' || key === 'facts') {
       if (Array.isArray(inner)) for (const item of inner) normalizeScopes(item);
-    } else if (key === 'fact' || key === 'node' || key === 'edge' || key === 'item') normalizeScopes(inner);
+    } else if (key === 'fact' || key === 'node' || key === 'edge' || key === 'item' || key === 'thread') {
+      normalizeScopes(inner);
+    }
   }
   return value;
 }

@@ -25,6 +25,8 @@ export interface Provenance {
   principalId?: string;
   /** Which extractor produced it (`rules@1`, `model:gpt-x`). */
   extractor?: string;
+  /** How a human-made value arrived, when not typed in directly (e.g. `imported edit`). */
+  via?: string;
   /** When it was recorded. */
   at: number;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { idSchema, scopeSchema } from '../scope/scope.ts';
+import { idSchema, normalizeScope, scopeSchema } from '../scope/scope.ts';
 import { LIMITS } from './limits.ts';
 import { contentHash, createId } from './normalize.ts';
 
@@ -112,6 +112,7 @@ export const provenanceSchema = z
     threadId: idSchema.optional(),
     principalId: idSchema.optional(),
     extractor: nameSchema.optional(),
+    via: nameSchema.optional(),
     at: timestampSchema.default(now),
   })
   .strict();
@@ -141,6 +142,25 @@ export const newMessageSchema = z
     metadata: metadataSchema.default({}),
   })
   .strict();
+
+/** Fails a list in which two items share `what` (a restore batch must not repeat a key). */
+function uniqueBy<T>(what: string, keyOf: (item: T) => unknown) {
+  return (items: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<unknown>();
+    for (const [index, item] of items.entries()) {
+      const key = keyOf(item);
+      if (seen.has(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, what],
+          input: item,
+          message: `repeats ${what} ${String(key)}`,
+        });
+      }
+      seen.add(key);
+    }
+  };
+}
 
 export const threadArgs = {
   upsert: z
@@ -183,6 +203,28 @@ export const threadArgs = {
     .strict(),
   getMessages: z.object({ scope: threadScopeSchema, ids: idsSchema }).strict(),
   deleteMessages: z.object({ scope: threadScopeSchema, ids: idsSchema }).strict(),
+  restore: z
+    .object({
+      thread: z
+        .object({
+          scope: threadScopeSchema,
+          title: nameSchema.optional(),
+          metadata: metadataSchema,
+          summary: textSchema.optional(),
+          summarizedThroughSeq: z.number().int().nonnegative().optional(),
+          createdAt: timestampSchema,
+          updatedAt: timestampSchema,
+        })
+        .strict(),
+      messages: z
+        .array(
+          newMessageSchema.extend({ id: idSchema, seq: z.number().int().min(1), createdAt: timestampSchema }),
+        )
+        .max(LIMITS.maxBatch)
+        .superRefine(uniqueBy('seq', (m) => m.seq))
+        .superRefine(uniqueBy('id', (m) => m.id)),
+    })
+    .strict(),
 };
 
 // ---------------------------------------------------------------- episodes
@@ -290,6 +332,28 @@ export const newFactSchema = z
 
 const factStatusSchema = z.enum(['active', 'pending_review', 'superseded', 'stale']);
 
+/** A fact version exactly as a store keeps it (what `facts.restore` writes back). */
+export const storedFactSchema = z
+  .object({
+    id: idSchema,
+    scope: scopeSchema,
+    ...factKeyFields,
+    value: factValueSchema,
+    confidence: unitSchema,
+    status: factStatusSchema,
+    validFrom: timestampSchema,
+    validTo: timestampSchema.optional(),
+    version: z.number().int().min(1),
+    supersedes: idSchema.optional(),
+    supersededBy: idSchema.optional(),
+    lastConfirmedAt: timestampSchema,
+    accessLevel: accessLevelSchema,
+    provenance: provenanceSchema,
+    createdAt: timestampSchema,
+    metadata: metadataSchema,
+  })
+  .strict();
+
 export const factArgs = {
   insert: z.object({ fact: newFactSchema }).strict(),
   supersede: z
@@ -340,6 +404,15 @@ export const factArgs = {
     })
     .strict(),
   delete: z.object({ scope: scopeSchema, ids: idsSchema }).strict(),
+  restore: z
+    .object({
+      facts: z
+        .array(storedFactSchema)
+        .min(1)
+        .max(LIMITS.maxBatch)
+        .superRefine(uniqueBy('id', (f) => f.id)),
+    })
+    .strict(),
 };
 
 // ---------------------------------------------------------------- graph
@@ -486,6 +559,25 @@ export const stateArgs = {
       cursor: cursorSchema,
     })
     .strict(),
+  restore: z
+    .object({
+      entries: z
+        .array(
+          z
+            .object({
+              scope: scopeSchema,
+              key: stateKeySchema,
+              value: stateValueSchema,
+              version: z.number().int().min(1),
+              updatedAt: timestampSchema,
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(LIMITS.maxBatch)
+        .superRefine(uniqueBy('key', (e) => `${JSON.stringify(normalizeScope(e.scope))} ${e.key}`)),
+    })
+    .strict(),
 };
 
 export const ledgerArgs = {
@@ -604,6 +696,7 @@ export const auditArgs = {
 
 export const scopeArgs = {
   list: z.object({ scope: scopeSchema, limit: limitSchema.default(100), cursor: cursorSchema }).strict(),
+  tenants: z.object({ limit: limitSchema.default(100), cursor: cursorSchema }).strict(),
 };
 
 export const storeArgs = {

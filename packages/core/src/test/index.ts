@@ -80,3 +80,4 @@ export function scriptedModel(
     },
   };
 }
+export { SAMPLE_SCOPES, seedSampleMemory } from './sample-memory.ts';

@@ -250,6 +250,25 @@ export function factDriver(db: Database): FactDriver {
       });
     },
 
+    async restore({ facts }) {
+      const { schema } = await db.names();
+      return db.atomic(async () => {
+        for (const fact of facts) {
+          if (await idTaken(schema, fact.scope, fact.id))
+            throw conflict(`fact "${fact.id}" already exists`, { id: fact.id });
+          const p = new Params();
+          const inserted = await db.query(insertSql(schema, fact, p), p.values);
+          if (inserted.rowCount === 0) {
+            throw conflict(
+              `${fact.entityType} "${fact.entityId}" ${fact.key} already has version ${fact.version} or a current version`,
+              { id: fact.id, version: fact.version },
+            );
+          }
+        }
+        return { restored: facts.length };
+      });
+    },
+
     async delete({ scope, ids }) {
       const { schema } = await db.names();
       const p = new Params();

@@ -1,4 +1,4 @@
-import type { Scope, ScopeDriver } from '@strata-memory/core';
+import { type Scope, type ScopeDriver, tenantRootScope } from '@strata-memory/core';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { subtreeSql } from '../sql/scope-filter.ts';
@@ -85,6 +85,33 @@ export function scopeDriver(db: Database): ScopeDriver {
         (row) => scopeOfRow({ tenant_id: '', ...row }),
         (row) =>
           encodeCursor('scopes', [Number(row.depth), row.org_id, row.user_id, row.agent_id, row.thread_id]),
+      );
+    },
+
+    async tenants({ limit, cursor }) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const after = cursor === undefined ? undefined : decodeCursor('tenants', cursor, ['string'])[0];
+      const start = after === undefined ? 'TRUE' : `tenant_id > ${p.add(after)}::text COLLATE "C"`;
+      // A loose index scan per table over its tenant-led index: one seek per distinct tenant.
+      const walks = SCOPED_TABLES.map(
+        (table) => `tenants_${table} AS (
+          (SELECT tenant_id FROM ${schema}.${table} WHERE ${start} ORDER BY tenant_id LIMIT 1)
+          UNION ALL
+          SELECT next.tenant_id FROM tenants_${table} w CROSS JOIN LATERAL (
+            SELECT tenant_id FROM ${schema}.${table} WHERE tenant_id > w.tenant_id ORDER BY tenant_id LIMIT 1) next)`,
+      );
+      const union = SCOPED_TABLES.map((table) => `SELECT tenant_id FROM tenants_${table}`).join(' UNION ');
+      const result = await db.query<{ tenant_id: string }>(
+        `WITH RECURSIVE ${walks.join(',\n')}
+         SELECT tenant_id FROM (${union}) found ORDER BY tenant_id COLLATE "C" LIMIT ${p.add(limit + 1)}`,
+        p.values,
+      );
+      return pageOf(
+        result.rows,
+        limit,
+        (row) => tenantRootScope(row.tenant_id),
+        (row) => encodeCursor('tenants', [row.tenant_id]),
       );
     },
   };

@@ -85,6 +85,26 @@ export function stateDriver(db: Database): StateDriver {
       return { deleted: result.rowCount > 0 };
     },
 
+    async restore({ entries }) {
+      const { schema } = await db.names();
+      return db.atomic(async () => {
+        for (const entry of entries) {
+          const p = new Params();
+          const inserted = await db.query(
+            `INSERT INTO ${schema}.state (${COLUMNS})
+             VALUES (${scopeValuesSql(entry.scope, p)}, ${p.add(entry.key)}, ${p.json(entry.value)},
+               ${p.add(entry.version)}, ${p.add(entry.updatedAt)})
+             ON CONFLICT DO NOTHING`,
+            p.values,
+          );
+          if (inserted.rowCount === 0) {
+            throw conflict(`state "${entry.key}" already exists in this scope`, { key: entry.key });
+          }
+        }
+        return { restored: entries.length };
+      });
+    },
+
     async list({ scope, prefix, limit, cursor }) {
       const { schema } = await db.names();
       const p = new Params();

@@ -1,4 +1,10 @@
-import { type MessageRecord, notFound, type ThreadDriver, type ThreadRecord } from '@strata-memory/core';
+import {
+  conflict,
+  type MessageRecord,
+  notFound,
+  type ThreadDriver,
+  type ThreadRecord,
+} from '@strata-memory/core';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { exactScopeSql, SCOPE_COLUMN_LIST, scopeValuesSql, subtreeSql } from '../sql/scope-filter.ts';
@@ -212,6 +218,61 @@ export function threadDriver(db: Database): ThreadDriver {
           );
         }
         return out;
+      });
+    },
+
+    async restore({ thread, messages }) {
+      const { schema } = await db.names();
+      const scope = thread.scope;
+      return db.atomic(async () => {
+        if (messages.length > 0) {
+          const check = new Params();
+          const clash = await db.query<{ id: string; seq: unknown }>(
+            `SELECT id, seq FROM ${schema}.messages WHERE ${exactScopeSql(scope, check)}
+               AND (id = ANY(${check.texts(messages.map((m) => m.id))}) OR seq = ANY(${check.add(messages.map((m) => m.seq))}::bigint[]))
+             LIMIT 1`,
+            check.values,
+          );
+          const taken = clash.rows[0];
+          if (taken) {
+            throw conflict(`message "${taken.id}" (seq ${int(taken.seq)}) is already in the thread`, {
+              id: taken.id,
+              seq: int(taken.seq),
+            });
+          }
+        }
+        const nextSeq = Math.max(0, ...messages.map((m) => m.seq)) + 1;
+        const p = new Params();
+        const result = await db.query<ThreadRow>(
+          `INSERT INTO ${schema}.threads AS t
+             (${SCOPE_COLUMN_LIST}, title, metadata, summary, summarized_through_seq, next_seq, created_at, updated_at)
+           VALUES (${scopeValuesSql(scope, p)}, ${p.add(thread.title ?? null)}, ${p.json(thread.metadata)},
+             ${p.add(thread.summary ?? null)}, ${p.add(thread.summarizedThroughSeq ?? null)}, ${p.add(nextSeq)},
+             ${p.add(thread.createdAt)}, ${p.add(thread.updatedAt)})
+           ON CONFLICT (${SCOPE_COLUMN_LIST}) DO UPDATE SET title = excluded.title, metadata = excluded.metadata,
+             summary = excluded.summary, summarized_through_seq = excluded.summarized_through_seq,
+             next_seq = GREATEST(t.next_seq, excluded.next_seq), created_at = excluded.created_at,
+             updated_at = excluded.updated_at
+           RETURNING *`,
+          p.values,
+        );
+        if (messages.length > 0) {
+          const insert = new Params();
+          const rows = messages.map(
+            (message) =>
+              `(${scopeValuesSql(scope, insert)}, ${insert.add(message.seq)}, ${insert.add(message.id)}, ${insert.add(message.role)},
+                ${insert.add(message.content)}, ${insert.add(message.name ?? null)},
+                ${message.toolCalls === undefined ? 'NULL' : insert.json(message.toolCalls)},
+                ${insert.add(message.toolCallId ?? null)}, ${insert.add(message.createdAt)}, ${insert.json(message.metadata)})`,
+          );
+          await db.query(
+            `INSERT INTO ${schema}.messages
+               (${SCOPE_COLUMN_LIST}, seq, id, role, content, name, tool_calls, tool_call_id, created_at, metadata)
+             VALUES ${rows.join(', ')}`,
+            insert.values,
+          );
+        }
+        return { thread: threadOf(result.rows[0]!), messages: messages.length };
       });
     },
 

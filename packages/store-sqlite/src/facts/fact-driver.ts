@@ -275,6 +275,26 @@ export function factDriver(sql: Statements, run: Runner): FactDriver {
         return toFact(next);
       }),
 
+    restore: ({ facts }) =>
+      run.write(() => {
+        for (const fact of facts) {
+          assertNewId(fact.id);
+          const key = keyClause(fact);
+          const clash = sql.get<{ id: string; version: number }>(
+            `SELECT id, version FROM facts WHERE ${key.sql} AND (version = ?${fact.status === 'active' || fact.status === 'stale' ? ` OR ${CURRENT}` : ''})`,
+            [...key.params, fact.version],
+          );
+          if (clash) {
+            throw conflict(
+              `${fact.entityType} "${fact.entityId}" ${fact.key} already has ${clash.version === fact.version ? `version ${fact.version}` : 'a current version'}`,
+              { id: fact.id, clashesWith: clash.id },
+            );
+          }
+          insertFact(sql, fact);
+        }
+        return { restored: facts.length };
+      }),
+
     delete: ({ scope, ids }) =>
       run.write(() => {
         const unique = [...new Set(ids)];

@@ -1,4 +1,10 @@
-import { invalidInput, type Scope, type ScopeDriver, subtreeFilter } from '@strata-memory/core';
+import {
+  invalidInput,
+  type Scope,
+  type ScopeDriver,
+  subtreeFilter,
+  tenantRootScope,
+} from '@strata-memory/core';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { decodeCursor, encodeCursor } from '../sql/cursor.ts';
@@ -133,6 +139,35 @@ export function scopeDriver(sql: Statements, run: Runner): ScopeDriver {
         const last = page[page.length - 1];
         return ordered.length > limit && last
           ? { items, nextCursor: encodeCursor('scopes', last) }
+          : { items };
+      }),
+
+    tenants: ({ limit, cursor }) =>
+      run.read(() => {
+        const after = cursor === undefined ? undefined : decodeCursor('tenants', cursor, 1)[0];
+        if (after !== undefined && typeof after !== 'string') {
+          throw invalidInput('cursor is not a cursor of tenants: pass back a nextCursor unchanged');
+        }
+        // A skip scan per table over its tenant-led index: one seek per distinct tenant.
+        const found = new Set<string>();
+        for (const table of SCOPED_TABLES) {
+          let last = after;
+          for (let n = 0; n <= limit; n++) {
+            const row = sql.get<{ tenant: string }>(
+              `SELECT tenant FROM ${table}${last === undefined ? '' : ' WHERE tenant > ?'} ORDER BY tenant LIMIT 1`,
+              last === undefined ? [] : [last],
+            );
+            if (!row) break;
+            found.add(row.tenant);
+            last = row.tenant;
+          }
+        }
+        const ordered = [...found].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        const page = ordered.slice(0, limit);
+        const items = page.map(tenantRootScope);
+        const lastTenant = page[page.length - 1];
+        return ordered.length > limit && lastTenant !== undefined
+          ? { items, nextCursor: encodeCursor('tenants', [lastTenant]) }
           : { items };
       }),
   };

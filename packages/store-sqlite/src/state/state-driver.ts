@@ -69,6 +69,21 @@ export function stateDriver(sql: Statements, run: Runner): StateDriver {
         return { deleted: true };
       }),
 
+    restore: ({ entries }) =>
+      run.write(() => {
+        for (const entry of entries) {
+          if (stored(entry.scope, entry.key)) {
+            throw conflict(`state "${entry.key}" already exists in this scope`, { key: entry.key });
+          }
+          sql.run(
+            `INSERT INTO state (tenant, org_id, user_id, agent_id, thread_id, key, value, version, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [...scopeValues(entry.scope), entry.key, toJson(entry.value), entry.version, entry.updatedAt],
+          );
+        }
+        return { restored: entries.length };
+      }),
+
     list: ({ scope, prefix, limit, cursor }) =>
       run.read(() => {
         const page = { listing: 'state', columns: BY_KEY, limit, cursor };

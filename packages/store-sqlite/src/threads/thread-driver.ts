@@ -1,4 +1,5 @@
 import {
+  conflict,
   type MessageRecord,
   type Metadata,
   notFound,
@@ -144,6 +145,30 @@ export function threadDriver(sql: Statements, run: Runner): ThreadDriver {
     };
   };
 
+  const insertMessage = (row: MessageRow): void => {
+    sql.run(
+      `INSERT INTO messages (tenant, org_id, user_id, agent_id, thread_id, seq, id, role, content, name,
+         tool_calls, tool_call_id, created_at, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        row.tenant,
+        row.org_id,
+        row.user_id,
+        row.agent_id,
+        row.thread_id,
+        row.seq,
+        row.id,
+        row.role,
+        row.content,
+        row.name,
+        row.tool_calls,
+        row.tool_call_id,
+        row.created_at,
+        row.metadata,
+      ],
+    );
+  };
+
   const mergeMetadata = (stored: string, patch: Metadata | undefined): string =>
     patch === undefined ? stored : toJson({ ...fromJson<Metadata>(stored), ...patch });
 
@@ -245,29 +270,66 @@ export function threadDriver(sql: Statements, run: Runner): ThreadDriver {
             created_at: message.createdAt,
             metadata: toJson(message.metadata),
           };
-          sql.run(
-            `INSERT INTO messages (tenant, org_id, user_id, agent_id, thread_id, seq, id, role, content, name,
-               tool_calls, tool_call_id, created_at, metadata)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            [
-              ...scopeParams,
-              row.seq,
-              row.id,
-              row.role,
-              row.content,
-              row.name,
-              row.tool_calls,
-              row.tool_call_id,
-              row.created_at,
-              row.metadata,
-            ],
-          );
+          insertMessage(row);
           out.push(toMessage(row));
           thread.next_seq += 1;
           thread.updated_at = Math.max(thread.updated_at, message.createdAt);
         }
         saveThread(thread, false);
         return out;
+      }),
+
+    restore: ({ thread, messages }) =>
+      run.write(() => {
+        const existing = threadAt(thread.scope);
+        const row = existing ?? newThreadRow(thread.scope, thread.createdAt);
+        const scopeParams = scopeValues(thread.scope);
+        const where = exactScopeClause(thread.scope);
+        row.title = optional(thread.title);
+        row.metadata = toJson(thread.metadata);
+        row.summary = optional(thread.summary);
+        row.summarized_through_seq = optional(thread.summarizedThroughSeq);
+        row.created_at = thread.createdAt;
+        row.updated_at = thread.updatedAt;
+        // Messages reference their thread: it is written first.
+        if (existing === undefined) saveThread(row, true);
+        for (const message of messages) {
+          const clash = sql.get<{ id: string }>(
+            `SELECT id FROM messages WHERE ${where.sql} AND (id = ? OR seq = ?)`,
+            [...where.params, message.id, message.seq],
+          );
+          if (clash) {
+            throw conflict(`message "${message.id}" (seq ${message.seq}) is already in the thread`, {
+              id: message.id,
+              seq: message.seq,
+            });
+          }
+          insertMessage({
+            tenant: scopeParams[0],
+            org_id: scopeParams[1],
+            user_id: scopeParams[2],
+            agent_id: scopeParams[3],
+            thread_id: scopeParams[4],
+            seq: message.seq,
+            id: message.id,
+            role: message.role,
+            content: message.content,
+            name: optional(message.name),
+            tool_calls: message.toolCalls === undefined ? null : toJson(message.toolCalls),
+            tool_call_id: optional(message.toolCallId),
+            created_at: message.createdAt,
+            metadata: toJson(message.metadata),
+          });
+          row.next_seq = Math.max(row.next_seq, message.seq + 1);
+        }
+        saveThread(row, false);
+        if (existing !== undefined) {
+          sql.run(`UPDATE threads SET created_at = ? WHERE ${where.sql}`, [
+            thread.createdAt,
+            ...where.params,
+          ]);
+        }
+        return { thread: toThread(row), messages: messages.length };
       }),
 
     listMessages: ({ scope, limit, order, afterSeq, beforeSeq }) =>

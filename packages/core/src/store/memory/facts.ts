@@ -115,6 +115,33 @@ export function factSubStore(tables: MemoryTables): SyncSubStore<FactDriver> {
       return record;
     },
 
+    restore({ facts }) {
+      for (const fact of facts) {
+        assertNewId(fact.id);
+        const versions = versionsOf(fact);
+        if (versions.some((f) => f.version === fact.version)) {
+          throw conflict(
+            `${fact.entityType} "${fact.entityId}" ${fact.key} already has version ${fact.version}`,
+            {
+              id: fact.id,
+              version: fact.version,
+            },
+          );
+        }
+        if (isCurrent(fact) && tables.currentFacts.has(factKeyOf(fact))) {
+          throw conflict(
+            `a current fact already exists for ${fact.entityType} "${fact.entityId}" ${fact.key}`,
+            {
+              id: fact.id,
+              currentId: tables.currentFacts.get(factKeyOf(fact)),
+            },
+          );
+        }
+        tables.facts.set(fact.id, compact({ ...fact }) as FactRecord);
+      }
+      return { restored: facts.length };
+    },
+
     delete({ scope, ids }) {
       let deleted = 0;
       for (const id of new Set(ids)) if (visible(scope, id) && tables.facts.delete(id)) deleted += 1;

@@ -35,6 +35,11 @@ export class ScopeRegistry {
     return [...entries.values()].map((entry) => entry.scope);
   }
 
+  /** The tenants holding at least one row, in no particular order. */
+  tenantKeys(): string[] {
+    return [...this.tenants.keys()];
+  }
+
   private add(scope: Scope, delta: number): void {
     const tenant = tenantOf(scope);
     const key = exactScopeKey(scope);

@@ -36,6 +36,16 @@ export function stateSubStore(tables: MemoryTables): SyncSubStore<StateDriver> {
       return { deleted: tables.state.delete(keyOf(scope, key)) };
     },
 
+    restore({ entries }) {
+      for (const entry of entries) {
+        if (tables.state.has(keyOf(entry.scope, entry.key))) {
+          throw conflict(`state "${entry.key}" already exists in this scope`, { key: entry.key });
+        }
+        tables.state.set(keyOf(entry.scope, entry.key), { ...entry });
+      }
+      return { restored: entries.length };
+    },
+
     list({ scope, prefix, limit, cursor }) {
       const items: StateEntry[] = [];
       for (const entry of tables.state.tenantRows(tenantOf(scope))) {

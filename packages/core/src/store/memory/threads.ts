@@ -1,4 +1,4 @@
-import { notFound } from '../../errors/strata-error.ts';
+import { conflict, notFound } from '../../errors/strata-error.ts';
 import { isInSubtree, tenantOf } from '../../scope/scope.ts';
 import type { ThreadDriver } from '../contract.ts';
 import type { MessageRecord, ThreadRecord } from '../records.ts';
@@ -123,6 +123,33 @@ export function threadSubStore(tables: MemoryTables): SyncSubStore<ThreadDriver>
         if (message) out.push(message);
       }
       return out;
+    },
+
+    restore({ thread, messages }) {
+      const key = exactScopeKey(thread.scope);
+      const existing = row(key);
+      const taken = new Set(sortedMessages(tables, key).map((m) => m.seq));
+      let nextSeq = existing?.nextSeq ?? 1;
+      for (const message of messages) {
+        if (tables.messages.has(compositeKey(key, message.id)) || taken.has(message.seq)) {
+          throw conflict(`message "${message.id}" (seq ${message.seq}) is already in the thread`, {
+            id: message.id,
+            seq: message.seq,
+          });
+        }
+        const record: MessageRecord = { ...message, scope: thread.scope };
+        for (const field of ['name', 'toolCalls', 'toolCallId'] as const) {
+          if (record[field] === undefined) delete record[field];
+        }
+        tables.messages.set(compositeKey(key, message.id), record);
+        nextSeq = Math.max(nextSeq, message.seq + 1);
+      }
+      const record: ThreadRecord = { ...thread };
+      for (const field of ['title', 'summary', 'summarizedThroughSeq'] as const) {
+        if (record[field] === undefined) delete record[field];
+      }
+      tables.threads.set(key, { record, nextSeq });
+      return { thread: record, messages: messages.length };
     },
 
     deleteMessages({ scope, ids }) {
