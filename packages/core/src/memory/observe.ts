@@ -7,6 +7,7 @@ import type { StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { createId } from '../store/normalize.ts';
 import type { MessageRecord, MessageRole, Metadata, ToolCallRecord } from '../store/records.ts';
+import { toEpochMs } from '../validation/epoch-time.ts';
 import { type AppliedExtraction, applyExtraction, type ObservedMessage } from './apply-extraction.ts';
 import { AuditTrail } from './audit-log.ts';
 import { documentEmbedder } from './document-embedder.ts';
@@ -16,7 +17,6 @@ import {
   longTermScopeOf,
   readLevel,
   retryOnConflict,
-  toEpochMs,
   withTransaction,
   writeLevel,
 } from './engine.ts';
@@ -314,7 +314,7 @@ export async function observe(
       return { messages, episodes, applied };
     });
 
-  const { messages, episodes, applied } = await retryOnConflict(write, 3);
+  const { messages, episodes, applied } = await retryOnConflict(write);
   return {
     messages,
     episodes: episodes.written,

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { StrataError } from '../errors/strata-error.ts';
+import { unstorableTextReason } from '../validation/storable-text.ts';
 
 /**
  * Where a memory item lives. Levels nest org → user → agent → thread.
@@ -30,7 +31,8 @@ export const idSchema = z
   .min(1, 'must not be empty')
   .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
+  .refine((id) => unstorableTextReason(id) === undefined, 'must be valid Unicode (no lone UTF-16 surrogate)');
 
 export const scopeSchema = z
   .object({
