@@ -5,6 +5,7 @@ import { idSchema } from '../scope/scope.ts';
 import { LIMITS } from '../store/limits.ts';
 import { jsonValueSchema, metadataSchema, roleSchema } from '../store/schemas.ts';
 import { epochMsSchema } from '../validation/epoch-time.ts';
+import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
 
 /**
  * Schemas for the arguments of the public `Memory` API. Every call parses its input with one of
@@ -44,7 +45,11 @@ export const observeInputSchema = z
       .max(64)
       .optional(),
     toolCallId: idSchema.optional(),
-    metadata: metadataSchema.optional(),
+    metadata: metadataSchema
+      .refine((metadata) => !Object.hasOwn(metadata, MESSAGE_ACCESS_KEY), {
+        message: `must not set the engine's own key ${MESSAGE_ACCESS_KEY} (use access)`,
+      })
+      .optional(),
     importance: unitSchema.optional(),
     access: accessSchema.optional(),
   })

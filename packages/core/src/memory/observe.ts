@@ -8,6 +8,7 @@ import { parseArgs } from '../store/define-store.ts';
 import { createId } from '../store/normalize.ts';
 import type { MessageRecord, MessageRole, Metadata, ToolCallRecord } from '../store/records.ts';
 import { toEpochMs } from '../validation/epoch-time.ts';
+import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
 import { type AppliedExtraction, applyExtraction, type ObservedMessage } from './apply-extraction.ts';
 import { AuditTrail } from './audit-log.ts';
 import { documentEmbedder } from './document-embedder.ts';
@@ -199,7 +200,7 @@ export async function observe(
             ...(p.toolCalls ? { toolCalls: p.toolCalls } : {}),
             ...(p.toolCallId ? { toolCallId: p.toolCallId } : {}),
             createdAt: p.at,
-            metadata: p.metadata,
+            metadata: p.accessLevel > 0 ? { ...p.metadata, [MESSAGE_ACCESS_KEY]: p.accessLevel } : p.metadata,
           })),
         });
       }
