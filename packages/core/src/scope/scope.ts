@@ -30,6 +30,8 @@ export type ScopeLevel = (typeof SCOPE_LEVELS)[number];
  * index entries, while SQLite and the in-memory store took them.
  */
 export const MAX_ID_BYTES = 256;
+/** @deprecated Ids are limited in bytes of UTF-8: use `MAX_ID_BYTES` (the same number). */
+export const MAX_ID_LENGTH = MAX_ID_BYTES;
 
 /** An identifier: 1..256 bytes of UTF-8, valid Unicode, no control characters. */
 export const idSchema = z
