@@ -47,20 +47,28 @@ export function inputShapeIssue(input: unknown, options: { maxDepth: number }): 
     }
     ancestors.add(frame.value);
     stack.push({ ...frame, exit: true });
-    const entries: Array<[string | number, unknown]> = Array.isArray(frame.value)
-      ? frame.value.map((v, i) => [i, v])
-      : Object.entries(frame.value);
-    for (const [key, value] of entries) {
-      const path = joinPath(frame.path, key);
-      if (typeof key === 'string') {
-        const reason = unstorableTextReason(key);
-        if (reason) return { path, message: `key ${reason}` };
-      }
+    // Indexed loops, no entry arrays: a call's vectors hold thousands of numbers.
+    const visit = (key: string | number, value: unknown): InputShapeIssue | undefined => {
       if (typeof value === 'string') {
         const reason = unstorableTextReason(value);
-        if (reason) return { path, message: reason };
-      } else if (isWalkable(value)) {
-        stack.push({ value, path, depth: frame.depth + 1 });
+        return reason ? { path: joinPath(frame.path, key), message: reason } : undefined;
+      }
+      if (isWalkable(value)) stack.push({ value, path: joinPath(frame.path, key), depth: frame.depth + 1 });
+      return undefined;
+    };
+    if (Array.isArray(frame.value)) {
+      const array: unknown[] = frame.value;
+      for (let i = 0; i < array.length; i++) {
+        const issue = visit(i, array[i]);
+        if (issue) return issue;
+      }
+    } else {
+      const record = frame.value as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const reason = unstorableTextReason(key);
+        if (reason) return { path: joinPath(frame.path, key), message: `key ${reason}` };
+        const issue = visit(key, record[key]);
+        if (issue) return issue;
       }
     }
   }
