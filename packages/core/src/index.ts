@@ -107,5 +107,6 @@ export {
   type RememberOutput,
   recalledItemView,
 } from './tools/tool-outputs.ts';
+export { MAX_EPOCH_MS } from './validation/epoch-time.ts';
 export { type ExtractiveSummarizerOptions, extractiveSummarizer } from './working/extractive-summarizer.ts';
 export { type ModelSummarizerOptions, modelSummarizer } from './working/model-summarizer.ts';

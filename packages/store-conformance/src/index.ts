@@ -6,6 +6,7 @@ import { episodesSuite } from './suites/episodes.ts';
 import { factsSuite } from './suites/facts.ts';
 import { forgetSuite } from './suites/forget.ts';
 import { graphSuite } from './suites/graph.ts';
+import { inputRulesSuite } from './suites/input-rules.ts';
 import { invalidInputSuite } from './suites/invalid-input.ts';
 import { keywordSearchSuite } from './suites/keyword-search.ts';
 import { ledgerSuite } from './suites/ledger.ts';
@@ -44,6 +45,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     scopesSuite(options);
     transactionsSuite(options);
     invalidInputSuite(options);
+    inputRulesSuite(options);
     payloadsSuite(options);
     capabilitiesSuite(options);
   });

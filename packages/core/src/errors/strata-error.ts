@@ -34,6 +34,8 @@ export type ErrorCode =
   | 'model_failure'
   /** A summary dropped or altered a protected literal (number, amount, date, name). */
   | 'summary_rejected'
+  /** The caller's `AbortSignal` fired: the call stopped and stored nothing. */
+  | 'aborted'
   /** An invariant inside Strata broke: a bug. */
   | 'internal';
 
@@ -60,6 +62,7 @@ const defaultCategory: Record<ErrorCode, ErrorCategory> = {
   model_output_invalid: 'third_party',
   model_failure: 'third_party',
   summary_rejected: 'third_party',
+  aborted: 'user',
   internal: 'system',
 };
 

@@ -7,6 +7,7 @@ import {
   type Engine,
   longTermScopeOf,
   readLevel,
+  retryOnConflict,
   withTransaction,
   writeLevel,
 } from '../memory/engine.ts';
@@ -131,80 +132,83 @@ export function createFactsApi(engine: Engine): FactsApi {
       ...(scope.threadId ? { threadId: scope.threadId } : {}),
       ...(input.principal ? { principalId: input.principal.id } : {}),
     };
-    const audit = new AuditTrail({ actor: actorOf(input.principal), at });
     const embedded = input.index ? await embedIndexTexts(target, input, input.index.texts) : undefined;
-    return withTransaction(store, async (tx) => {
-      // One name, one identity per key: a key memory holds for the entity under another type is that fact.
-      const entityType = await resolveEntityType(tx, {
-        scope: target,
-        entityType: input.entityType ?? 'entity',
-        entityId: input.entityId,
-        key: input.key,
-      });
-      const identity = { entityType, entityId: input.entityId, key: input.key };
-      const entries = input.index ? indexEntries(target, identity, input.index.texts) : undefined;
-      const metadata: Metadata = {
-        ...(input.metadata ?? {}),
-        ...(entries ? { [FACT_INDEX_KEY]: entries.map((e) => e.id) } : {}),
-      };
-      let outcome = await writeFact(tx, {
-        scope: target,
-        ...identity,
-        value: input.value as FactRecord['value'],
-        confidence: options.confidence,
-        mode: options.mode,
-        accessLevel: options.accessLevel,
-        provenance,
-        ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-        at,
-      });
-      let previousIndex: string[] = [];
-      if (outcome.kind === 'superseded') previousIndex = indexEpisodeIdsOf(outcome.previous);
-      if (outcome.kind === 'confirmed') {
-        previousIndex = indexEpisodeIdsOf(outcome.fact);
-        // A confirmation keeps the version: the new metadata (and index link) is merged into it.
-        if (Object.keys(metadata).length > 0) {
-          const fact = await tx.facts.update({ scope: target, id: outcome.fact.id, patch: { metadata } });
-          outcome = { kind: 'confirmed', fact };
-        }
-      }
-      auditFactOutcome(audit, outcome);
-      if (entries && outcome.kind !== 'protected') {
-        const { written, removed } = await syncFactIndex(tx, {
+    // A lost race with concurrent writers of the key is retried, after a jittered pause, as a whole.
+    return retryOnConflict(() =>
+      withTransaction(store, async (tx) => {
+        const audit = new AuditTrail({ actor: actorOf(input.principal), at });
+        // One name, one identity per key: a key memory holds for the entity under another type is that fact.
+        const entityType = await resolveEntityType(tx, {
           scope: target,
-          fact: identity,
-          entries,
-          previous: previousIndex,
-          embeddings: embedded?.vectors ?? new Map(),
-          ...(input.index?.speaker ? { speaker: input.index.speaker } : {}),
-          accessLevel: outcome.fact.accessLevel,
+          entityType: input.entityType ?? 'entity',
+          entityId: input.entityId,
+          key: input.key,
+        });
+        const identity = { entityType, entityId: input.entityId, key: input.key };
+        const entries = input.index ? indexEntries(target, identity, input.index.texts) : undefined;
+        const metadata: Metadata = {
+          ...(input.metadata ?? {}),
+          ...(entries ? { [FACT_INDEX_KEY]: entries.map((e) => e.id) } : {}),
+        };
+        let outcome = await writeFact(tx, {
+          scope: target,
+          ...identity,
+          value: input.value as FactRecord['value'],
+          confidence: options.confidence,
+          mode: options.mode,
+          accessLevel: options.accessLevel,
           provenance,
+          ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
           at,
         });
-        if (written.length > 0 || removed.length > 0) {
-          audit.add({
-            scope: target,
-            action: 'fact.index',
-            subjectType: 'fact',
-            subjectId: outcome.fact.id,
-            details: { episodes: entries.length, written: written.length, removed: removed.length },
-          });
+        let previousIndex: string[] = [];
+        if (outcome.kind === 'superseded') previousIndex = indexEpisodeIdsOf(outcome.previous);
+        if (outcome.kind === 'confirmed') {
+          previousIndex = indexEpisodeIdsOf(outcome.fact);
+          // A confirmation keeps the version: the new metadata (and index link) is merged into it.
+          if (Object.keys(metadata).length > 0) {
+            const fact = await tx.facts.update({ scope: target, id: outcome.fact.id, patch: { metadata } });
+            outcome = { kind: 'confirmed', fact };
+          }
         }
-        if (embedded?.error) {
-          audit.add({
+        auditFactOutcome(audit, outcome);
+        if (entries && outcome.kind !== 'protected') {
+          const { written, removed } = await syncFactIndex(tx, {
             scope: target,
-            action: 'embed.failed',
-            details: {
-              embedder: engine.embedder?.id ?? 'none',
-              error: embedded.error.message,
-              episodes: written.length,
-            },
+            fact: identity,
+            entries,
+            previous: previousIndex,
+            embeddings: embedded?.vectors ?? new Map(),
+            ...(input.index?.speaker ? { speaker: input.index.speaker } : {}),
+            accessLevel: outcome.fact.accessLevel,
+            provenance,
+            at,
           });
+          if (written.length > 0 || removed.length > 0) {
+            audit.add({
+              scope: target,
+              action: 'fact.index',
+              subjectType: 'fact',
+              subjectId: outcome.fact.id,
+              details: { episodes: entries.length, written: written.length, removed: removed.length },
+            });
+          }
+          if (embedded?.error) {
+            audit.add({
+              scope: target,
+              action: 'embed.failed',
+              details: {
+                embedder: engine.embedder?.id ?? 'none',
+                error: embedded.error.message,
+                episodes: written.length,
+              },
+            });
+          }
         }
-      }
-      await audit.flush(tx);
-      return { outcome, ...(entries ? { indexEpisodeIds: entries.map((e) => e.id) } : {}) };
-    });
+        await audit.flush(tx);
+        return { outcome, ...(entries ? { indexEpisodeIds: entries.map((e) => e.id) } : {}) };
+      }),
+    );
   }
 
   return {

@@ -13,6 +13,7 @@ import { createStateApi } from '../state/state-api.ts';
 import { STORE_SPECIFICATION_VERSION, type Store } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
+import { checkedClock } from '../validation/epoch-time.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
 import type { Engine } from './engine.ts';
 import { forget, forgetItem } from './forget.ts';
@@ -89,7 +90,7 @@ export function createMemory(options: MemoryOptions): Memory {
     extractor: parsed.extractor ?? rulesExtractor(),
     summarizer: parsed.summarizer ?? extractiveSummarizer(),
     tokenizer: parsed.tokenizer ?? defaultTokenizer(),
-    clock: parsed.clock ?? systemClock,
+    clock: checkedClock(parsed.clock ?? systemClock),
     policy,
   };
   const recall = createRecall({
@@ -118,7 +119,7 @@ export function createMemory(options: MemoryOptions): Memory {
     store: engine.store,
     policy,
     tokenizer: engine.tokenizer,
-    clock: engine.clock,
+    clock: parsed.clock ?? systemClock,
     observe: (scope, input, observeOptions) => observe(engine, scope, input, observeOptions),
     recall: async (scope, recallOptions) => recall(parseScope(scope), recallOptions),
     facts: createFactsApi(engine),

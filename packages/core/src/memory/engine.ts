@@ -60,13 +60,35 @@ export async function withTransaction<T>(store: Store, fn: (tx: StoreTransaction
   return fn(store);
 }
 
+/** How `retryOnConflict` spaces its attempts. */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 8). */
+  attempts?: number;
+  /** Upper bound of the first wait, in ms (default 5); it doubles with each attempt. */
+  baseDelayMs?: number;
+  /** Largest wait between two attempts, in ms (default 250). */
+  maxDelayMs?: number;
+  /** Source of randomness in [0, 1) for the jitter (default `Math.random`). */
+  random?: () => number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * Runs `fn` again when it fails with `conflict` (optimistic concurrency lost to a concurrent
- * writer): each attempt re-reads what it needs. Other errors pass through.
+ * writer): each attempt re-reads what it needs. Between attempts it waits a random time up to an
+ * exponentially growing bound ("full jitter"), so writers that collided once spread out instead of
+ * colliding again in lockstep. Other errors pass through; the last `conflict` is thrown when every
+ * attempt lost.
  */
-export async function retryOnConflict<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+export async function retryOnConflict<T>(fn: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const attempts = options.attempts ?? 8;
+  const base = options.baseDelayMs ?? 5;
+  const max = options.maxDelayMs ?? 250;
+  const random = options.random ?? Math.random;
   let last: unknown;
   for (let i = 0; i < attempts; i++) {
+    if (i > 0) await sleep(Math.floor(random() * Math.min(max, base * 2 ** (i - 1))));
     try {
       return await fn();
     } catch (error) {
@@ -75,15 +97,4 @@ export async function retryOnConflict<T>(fn: () => Promise<T>, attempts = 5): Pr
     }
   }
   throw last;
-}
-
-/** Epoch milliseconds from a Date, a number of milliseconds, or an ISO string. */
-export function toEpochMs(value: Date | number | string, what: string): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms) || ms < 0) {
-    throw invalidInput(`${what} must be a valid date (a Date, epoch milliseconds or an ISO string)`, {
-      value: String(value),
-    });
-  }
-  return Math.floor(ms);
 }

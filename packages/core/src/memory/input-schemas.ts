@@ -3,7 +3,9 @@ import { SOURCE_EPISODES_KEY } from '../episodic/outdated-episodes.ts';
 import { FACT_INDEX_KEY, MAX_INDEX_TEXTS } from '../facts/fact-index.ts';
 import { idSchema } from '../scope/scope.ts';
 import { LIMITS } from '../store/limits.ts';
-import { metadataSchema, roleSchema } from '../store/schemas.ts';
+import { jsonValueSchema, metadataSchema, roleSchema } from '../store/schemas.ts';
+import { epochMsSchema } from '../validation/epoch-time.ts';
+import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
 
 /**
  * Schemas for the arguments of the public `Memory` API. Every call parses its input with one of
@@ -39,11 +41,15 @@ export const observeInputSchema = z
     name: nameSchema.optional(),
     at: z.union([z.date(), z.number(), z.string().min(1).max(64)]).optional(),
     toolCalls: z
-      .array(z.object({ id: idSchema, name: nameSchema, input: z.json() }).strict())
+      .array(z.object({ id: idSchema, name: nameSchema, input: jsonValueSchema }).strict())
       .max(64)
       .optional(),
     toolCallId: idSchema.optional(),
-    metadata: metadataSchema.optional(),
+    metadata: metadataSchema
+      .refine((metadata) => !Object.hasOwn(metadata, MESSAGE_ACCESS_KEY), {
+        message: `must not set the engine's own key ${MESSAGE_ACCESS_KEY} (use access)`,
+      })
+      .optional(),
     importance: unitSchema.optional(),
     access: accessSchema.optional(),
   })
@@ -76,7 +82,7 @@ const ENGINE_FACT_METADATA = ['correction', 'previousValue', SOURCE_EPISODES_KEY
 
 export const rememberSchema = factKeySchema
   .extend({
-    value: z.json(),
+    value: jsonValueSchema,
     confidence: unitSchema.optional(),
     ...principalOption,
     access: accessSchema.optional(),
@@ -103,7 +109,7 @@ export const rememberSchema = factKeySchema
   .strict();
 
 export const correctSchema = factKeySchema
-  .extend({ value: z.json(), via: nameSchema.optional(), ...principalOption })
+  .extend({ value: jsonValueSchema, via: nameSchema.optional(), ...principalOption })
   .strict();
 
 export const factFilterSchema = z
@@ -188,7 +194,9 @@ export const claimOptionsSchema = z
   .strict()
   .optional();
 
-export const completeOptionsSchema = z.object({ owner: idSchema, result: z.json().optional() }).strict();
+export const completeOptionsSchema = z
+  .object({ owner: idSchema, result: jsonValueSchema.optional() })
+  .strict();
 export const releaseOptionsSchema = z.object({ owner: idSchema }).strict();
 
 export const reviewListOptionsSchema = z
@@ -215,7 +223,7 @@ export const reviewApproveOptionsSchema = z
 export const auditListOptionsSchema = z
   .object({
     actions: z.array(z.string().min(1).max(128)).max(64).optional(),
-    since: z.number().int().min(0).optional(),
+    since: epochMsSchema.optional(),
     limit: z.number().int().min(1).max(LIMITS.maxLimit).optional(),
     cursor: z.string().max(1024).optional(),
   })

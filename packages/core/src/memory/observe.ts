@@ -1,3 +1,4 @@
+import { abortable, abortedError, throwIfAborted } from '../abort/abort-signal.ts';
 import { embedInBatches } from '../episodic/embed-batches.ts';
 import { type EpisodeDraft, episodeIdFor, writeEpisodes } from '../episodic/episode-writer.ts';
 import { estimateImportance } from '../episodic/importance.ts';
@@ -7,6 +8,8 @@ import type { StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { createId } from '../store/normalize.ts';
 import type { MessageRecord, MessageRole, Metadata, ToolCallRecord } from '../store/records.ts';
+import { toEpochMs } from '../validation/epoch-time.ts';
+import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
 import { type AppliedExtraction, applyExtraction, type ObservedMessage } from './apply-extraction.ts';
 import { AuditTrail } from './audit-log.ts';
 import { documentEmbedder } from './document-embedder.ts';
@@ -16,7 +19,6 @@ import {
   longTermScopeOf,
   readLevel,
   retryOnConflict,
-  toEpochMs,
   withTransaction,
   writeLevel,
 } from './engine.ts';
@@ -115,14 +117,20 @@ async function embedDrafts(
   const withText = fresh.filter((p) => p.content.trim().length > 0);
   if (!embedder || withText.length === 0) return { vectors };
   try {
-    const embedded = await embedInBatches({
-      embedder: documentEmbedder(embedder),
-      texts: withText.map((p) => p.content),
-      ...(signal ? { signal } : {}),
-    });
+    const embedded = await abortable(
+      embedInBatches({
+        embedder: documentEmbedder(embedder),
+        texts: withText.map((p) => p.content),
+        ...(signal ? { signal } : {}),
+      }),
+      signal,
+      'observe',
+    );
     for (const [i, p] of withText.entries()) vectors.set(p.id, embedded[i]!);
     return { vectors };
   } catch (error) {
+    // A cancelled call stops here; any other embedder failure leaves episodes without vectors.
+    if (signal?.aborted) throw abortedError(signal, 'observe');
     return { vectors, error: error as StrataError };
   }
 }
@@ -146,6 +154,8 @@ export async function observe(
   const scope = parseScope(scopeInput);
   const inputs = parseArgs(observeBatchSchema, Array.isArray(input) ? input : [input], 'observe: messages');
   const options = parseArgs(observeOptionsSchema, optionsInput, 'observe: options') ?? {};
+  const signal = options.signal;
+  throwIfAborted(signal, 'observe');
   const principal = options.principal;
   const readerLevel = readLevel(engine, principal);
   const { store, clock, policy } = engine;
@@ -154,7 +164,7 @@ export async function observe(
   const prepared = prepare(engine, scope, inputs as ObserveInput[], now);
   const extractorId = engine.extractor.id;
 
-  const fresh = await unseen(store, scope, target, prepared);
+  const fresh = await abortable(unseen(store, scope, target, prepared), signal, 'observe');
   if (fresh.length === 0) {
     return {
       messages: [],
@@ -169,19 +179,24 @@ export async function observe(
     };
   }
 
-  const { vectors, error: embedError } = await embedDrafts(engine, fresh, options.signal);
+  const { vectors, error: embedError } = await embedDrafts(engine, fresh, signal);
   const run: ExtractionRun =
     options.extract === false
       ? { extraction: { facts: [], entities: [], relations: [] } }
-      : await runExtraction(engine, {
-          scope,
-          target,
-          fresh,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+      : await abortable(
+          runExtraction(engine, { scope, target, fresh, ...(signal ? { signal } : {}) }),
+          signal,
+          'observe',
+        );
+  // An extractor that failed because the call was cancelled is not a failure to record.
+  throwIfAborted(signal, 'observe');
 
   const write = () =>
     withTransaction(store, async (tx) => {
+      // Between the writes the signal is checked, not raced: a cancelled call throws here, the
+      // transaction rolls back, and nothing of the turn is stored.
+      const checkpoint = () => throwIfAborted(signal, 'observe');
+      checkpoint();
       const audit = new AuditTrail({ actor: actorOf(principal), at: now });
       // Re-check inside the transaction: a concurrent observe of the same message may have won.
       const todo = await unseen(tx, scope, target, fresh);
@@ -199,10 +214,11 @@ export async function observe(
             ...(p.toolCalls ? { toolCalls: p.toolCalls } : {}),
             ...(p.toolCallId ? { toolCallId: p.toolCallId } : {}),
             createdAt: p.at,
-            metadata: p.metadata,
+            metadata: p.accessLevel > 0 ? { ...p.metadata, [MESSAGE_ACCESS_KEY]: p.accessLevel } : p.metadata,
           })),
         });
       }
+      checkpoint();
       const drafts: EpisodeDraft[] = todo
         .filter((p) => p.content.trim().length > 0)
         .map((p) => {
@@ -236,6 +252,7 @@ export async function observe(
         at: now,
       });
 
+      checkpoint();
       if (embedError) {
         audit.add({
           scope: target,
@@ -292,6 +309,7 @@ export async function observe(
         });
       }
 
+      checkpoint();
       audit.add({
         scope: target,
         action: 'observe',
@@ -314,7 +332,7 @@ export async function observe(
       return { messages, episodes, applied };
     });
 
-  const { messages, episodes, applied } = await retryOnConflict(write, 3);
+  const { messages, episodes, applied } = await retryOnConflict(write);
   return {
     messages,
     episodes: episodes.written,

@@ -3,6 +3,7 @@ import { extractionSchema } from '../extract/extraction-schema.ts';
 import type { Extraction, TurnMessage } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { MessageRole } from '../store/records.ts';
+import { visibleMessages } from '../working/message-access.ts';
 import type { Engine } from './engine.ts';
 
 /**
@@ -32,7 +33,14 @@ export async function runExtraction(
   args: {
     scope: Scope;
     target: Scope;
-    fresh: Array<{ id: string; role: MessageRole; content: string; name?: string; at: number }>;
+    fresh: Array<{
+      id: string;
+      role: MessageRole;
+      content: string;
+      name?: string;
+      at: number;
+      accessLevel: number;
+    }>;
     signal?: AbortSignal;
   },
 ): Promise<ExtractionRun> {
@@ -46,7 +54,11 @@ export async function runExtraction(
       order: 'desc',
       limit: policy.extractionContextTurns,
     });
-    context = earlier.reverse().map((m) => turnMessage(m, m.createdAt));
+    // Context never carries words from a turn more restricted than the least restricted one being
+    // extracted: a fact takes its message's access level, and must not repeat what its readers
+    // may not see.
+    const level = Math.min(...args.fresh.map((p) => p.accessLevel));
+    context = visibleMessages(earlier.reverse(), level).map((m) => turnMessage(m, m.createdAt));
   }
   const known = await store.graph.listNodes({ scope: args.target, limit: 200 });
   const knownEntities = [...new Set(known.items.flatMap((n) => [n.name, ...n.aliases]))];

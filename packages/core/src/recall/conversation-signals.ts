@@ -2,6 +2,7 @@ import type { ItemScores } from '../memory/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
 import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
 import { queryWithout } from './known-speakers.ts';
@@ -226,7 +227,9 @@ export async function addNeighbours(args: {
       accessLevel,
       limit,
       order,
-      ...(order === 'desc' ? { since: Math.max(0, at - gap), until: at } : { since: at, until: at + gap }),
+      ...(order === 'desc'
+        ? { since: Math.max(0, at - gap), until: at }
+        : { since: at, until: Math.min(MAX_EPOCH_MS, at + gap) }),
     });
     const thread = hit.episode.provenance.threadId;
     const ownTurn = (e: EpisodeRecord) => thread === undefined || e.provenance.threadId === thread;

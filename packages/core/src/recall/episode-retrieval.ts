@@ -4,6 +4,7 @@ import type { Embedder } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { ScoredEpisode, Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
 import {
   addNeighbours,
   applySessionPrior,
@@ -113,7 +114,12 @@ export async function retrieveEpisodes(args: {
     for (const r of results) episodes.set(r.episode.id, r.episode);
     lists.push({ name, weight, items: results.map((r) => ({ id: r.episode.id, score: r.score })) });
   };
-  const since = window ? { since: window.start, until: window.end - 1 } : undefined;
+  // A window reaching before 1970 or past the last Date (a query naming the year 1850) is cut to
+  // the times episodes can have; one wholly outside them searches nothing extra.
+  const since =
+    window && window.end > 0 && window.start <= MAX_EPOCH_MS
+      ? { since: Math.max(0, window.start), until: Math.min(MAX_EPOCH_MS, window.end - 1) }
+      : undefined;
 
   let queryVector: number[] | undefined;
   const speakers = speakerMatcher(query);
@@ -284,13 +290,25 @@ export async function retrieveEpisodes(args: {
   scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
   if (tuning.contextHits > 0 && tuning.contextTurns > 0 && scored.length > 0) {
     await time('neighbours', async () => {
-      const reading = addNeighbours({ store, scope, accessLevel, tuning, scored, priorOf });
+      // The reads run while the work below does; their outcome is held at once, so a failed read
+      // is never an unhandled rejection (which ends the process), and is thrown after the work.
+      const reading = addNeighbours({ store, scope, accessLevel, tuning, scored, priorOf }).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      let workFailed: { error: unknown } | undefined;
       if (args.whileWaiting) {
         // One turn of the event loop first, so the reads are on their way before the work starts.
         await new Promise((resolve) => setImmediate(resolve));
-        args.whileWaiting(scored.slice(0, args.maxEpisodes).map((s) => s.episode));
+        try {
+          args.whileWaiting(scored.slice(0, args.maxEpisodes).map((s) => s.episode));
+        } catch (error) {
+          workFailed = { error };
+        }
       }
-      await reading;
+      const readFailed = await reading;
+      const failed = workFailed ?? readFailed;
+      if (failed) throw failed.error;
     });
     scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
   }

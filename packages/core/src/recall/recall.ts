@@ -146,6 +146,7 @@ export function createRecall(
                 maxTokens: Math.floor(budget * workingShare),
                 withSummary: layers.has('summary'),
                 countLine,
+                accessLevel,
               }),
             )
           : undefined,

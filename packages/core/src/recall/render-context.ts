@@ -66,7 +66,11 @@ export function memoryBlockLines(input: RenderInput): string[] {
   return [MEMORY_OPEN, MEMORY_HEADER, ...parts, MEMORY_CLOSE];
 }
 
-/** `2026-01-03` (UTC). */
+/**
+ * `2026-01-03` (UTC). A time no `Date` can hold (only in rows written before times were checked)
+ * renders as `unknown date` rather than failing the whole recall.
+ */
 export function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? 'unknown date' : date.toISOString().slice(0, 10);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { StrataError } from '../errors/strata-error.ts';
+import { unstorableTextReason } from '../validation/storable-text.ts';
 
 /**
  * Where a memory item lives. Levels nest org → user → agent → thread.
@@ -22,15 +23,38 @@ export interface Scope {
 export const SCOPE_LEVELS = ['orgId', 'userId', 'agentId', 'threadId'] as const;
 export type ScopeLevel = (typeof SCOPE_LEVELS)[number];
 
-export const MAX_ID_LENGTH = 256;
+/**
+ * The most an identifier may hold: 256 bytes of UTF-8 (256 ASCII characters, 85 of most CJK
+ * characters). Counted in bytes because that is what stores index: PostgreSQL keys each row by the
+ * tenant and all four scope levels, and four levels of 256 three-byte characters overflowed its
+ * index entries, while SQLite and the in-memory store took them.
+ */
+export const MAX_ID_BYTES = 256;
+/** @deprecated Ids are limited in bytes of UTF-8: use `MAX_ID_BYTES` (the same number). */
+export const MAX_ID_LENGTH = MAX_ID_BYTES;
 
-/** An identifier: 1..256 characters, no control characters. */
+/** An identifier: 1..256 bytes of UTF-8, valid Unicode, no control characters. */
 export const idSchema = z
   .string()
   .min(1, 'must not be empty')
-  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
+  .refine((id) => unstorableTextReason(id) === undefined, 'must be valid Unicode (no lone UTF-16 surrogate)')
+  .superRefine((id, ctx) => {
+    // Characters are 1-4 bytes: only a string longer than a quarter of the limit can exceed it.
+    if (id.length <= MAX_ID_BYTES / 4) return;
+    const bytes = Buffer.byteLength(id, 'utf8');
+    if (bytes > MAX_ID_BYTES) {
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'string',
+        maximum: MAX_ID_BYTES,
+        inclusive: true,
+        input: id,
+        message: `must be at most ${MAX_ID_BYTES} bytes of UTF-8 (got ${bytes})`,
+      });
+    }
+  });
 
 export const scopeSchema = z
   .object({

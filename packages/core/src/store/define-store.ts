@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 import { StrataError, unsupported } from '../errors/strata-error.ts';
 import { normalizeScope, type Scope } from '../scope/scope.ts';
+import { inputShapeIssue } from '../validation/input-shape.ts';
 import {
   STORE_SPECIFICATION_VERSION,
   type Store,
@@ -8,6 +9,7 @@ import {
   type StoreDriverTransaction,
   type StoreTransaction,
 } from './contract.ts';
+import { LIMITS } from './limits.ts';
 import {
   auditArgs,
   episodeArgs,
@@ -35,6 +37,22 @@ const subStoreSchemas = {
 
 type SubStoreName = keyof typeof subStoreSchemas;
 
+interface Issue {
+  path: string;
+  message: string;
+  code: string;
+}
+
+// A scope argument, or the scope of an item being written (`episodes.0.scope`, `fact.scope`).
+const SCOPE_PATH = /^((fact|node|edge|item|thread)\.|(episodes|entries|facts)\.\d+\.)?scope(\.|$)/;
+
+function issuesError(where: string, issues: Issue[], tooLarge: boolean): StrataError {
+  const scopeIssue = issues.every((i) => SCOPE_PATH.test(i.path));
+  const code = tooLarge ? 'payload_too_large' : scopeIssue ? 'invalid_scope' : 'invalid_input';
+  const summary = issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ');
+  return new StrataError({ code, message: `${where}: ${summary}`, details: { issues } });
+}
+
 /** Turns a zod failure into a StrataError a user can act on. */
 export function validationError(where: string, error: z.ZodError): StrataError {
   const issues = error.issues.map((issue) => ({
@@ -47,16 +65,17 @@ export function validationError(where: string, error: z.ZodError): StrataError {
   const tooLarge = error.issues.some(
     (i) => i.code === 'too_big' && i.origin !== 'number' && i.origin !== 'int',
   );
-  // A scope argument, or the scope of an item being written (`episodes.0.scope`, `fact.scope`).
-  const scopePath = /^((fact|node|edge|item|thread)\.|(episodes|entries|facts)\.\d+\.)?scope(\.|$)/;
-  const scopeIssue = issues.every((i) => scopePath.test(i.path));
-  const code = tooLarge ? 'payload_too_large' : scopeIssue ? 'invalid_scope' : 'invalid_input';
-  const summary = issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ');
-  return new StrataError({ code, message: `${where}: ${summary}`, details: { issues } });
+  return issuesError(where, issues, tooLarge);
 }
 
-/** Parses `input` with `schema`, throwing a StrataError on failure. */
+/**
+ * Parses `input` with `schema`, throwing a StrataError on failure. Before the schema runs, one walk
+ * rejects what no schema should have to meet: circular values, nesting beyond
+ * `LIMITS.maxInputDepth`, and strings no store can hold as written (NUL, lone surrogates).
+ */
 export function parseArgs<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+  const shape = inputShapeIssue(input, { maxDepth: LIMITS.maxInputDepth });
+  if (shape) throw issuesError(where, [{ ...shape, code: 'custom' }], false);
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(where, result.error);
   return result.data;

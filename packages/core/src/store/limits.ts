@@ -14,6 +14,10 @@ export const LIMITS = {
   maxDimensions: 4_096,
   /** Hops in a graph traversal. */
   maxHops: 6,
+  /** Nesting levels of a JSON value (metadata, properties, a fact or state value, tool input). */
+  maxJsonDepth: 64,
+  /** Nesting levels of a whole call argument, JSON values inside it included. */
+  maxInputDepth: 80,
   /** Characters in a type, key, relation or name. */
   maxNameChars: 512,
 } as const;

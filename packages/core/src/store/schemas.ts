@@ -1,5 +1,7 @@
 import { z } from 'zod/v4';
 import { idSchema, normalizeScope, scopeSchema } from '../scope/scope.ts';
+import { epochMsSchema } from '../validation/epoch-time.ts';
+import { inputShapeIssue } from '../validation/input-shape.ts';
 import { LIMITS } from './limits.ts';
 import { contentHash, createId } from './normalize.ts';
 
@@ -11,7 +13,7 @@ import { contentHash, createId } from './normalize.ts';
 
 const now = () => Date.now();
 
-export const timestampSchema = z.number().int().nonnegative();
+export const timestampSchema = epochMsSchema;
 const textSchema = z.string().max(LIMITS.maxTextChars, `must be at most ${LIMITS.maxTextChars} characters`);
 const nameSchema = z
   .string()
@@ -27,8 +29,23 @@ const readLevelSchema = accessLevelSchema.optional();
 const unitSchema = z.number().min(0).max(1);
 const idsSchema = z.array(idSchema).max(LIMITS.maxBatch);
 
-function jsonWithin<T extends z.ZodType>(schema: T, maxBytes: number) {
-  return schema.superRefine((value, ctx) => {
+/**
+ * A JSON value of at most `maxBytes` bytes (as UTF-8 JSON) and `LIMITS.maxJsonDepth` levels, with
+ * no cycle and only strings every store can hold (see `input-shape.ts`).
+ */
+export function jsonWithin<T extends z.ZodType>(schema: T, maxBytes: number) {
+  const shaped = z.custom<z.input<T>>().superRefine((value, ctx) => {
+    const shape = inputShapeIssue(value, { maxDepth: LIMITS.maxJsonDepth });
+    if (shape)
+      ctx.addIssue({
+        code: 'custom',
+        input: value,
+        path: shape.path === '' ? [] : shape.path.split('.'),
+        message: shape.message,
+      });
+  });
+  // Only a value of sane shape reaches `schema`, whose recursion a deep or circular one overflowed.
+  return shaped.pipe(schema as unknown as z.ZodType<z.output<T>, z.input<T>>).superRefine((value, ctx) => {
     const bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
     if (bytes > maxBytes) {
       ctx.addIssue({
@@ -43,7 +60,8 @@ function jsonWithin<T extends z.ZodType>(schema: T, maxBytes: number) {
   });
 }
 
-export const jsonValueSchema = z.json();
+/** Any JSON value within the general limits (1 MB, `maxJsonDepth` levels, storable strings). */
+export const jsonValueSchema = jsonWithin(z.json(), LIMITS.maxJsonBytes);
 export const metadataSchema = jsonWithin(z.record(z.string(), z.json()), LIMITS.maxJsonBytes);
 const factValueSchema = jsonWithin(z.json(), LIMITS.maxFactValueBytes);
 const stateValueSchema = jsonWithin(z.json(), LIMITS.maxJsonBytes);

@@ -5,6 +5,7 @@ import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import type { FactRecord, MessageRecord } from '../store/records.ts';
+import { messageAccessLevel, visibleMessages } from './message-access.ts';
 import { foldIntoSummary } from './rolling-summary.ts';
 import { toolCallsText } from './tool-call-text.ts';
 import { type PinReason, selectWorkingWindow } from './working-window.ts';
@@ -70,6 +71,8 @@ export async function loadWorkingMemory(args: {
   withSummary: boolean;
   /** Counts a rendered line (default `tokenizer.count`); recall passes a cached counter. */
   countLine?: (text: string) => number;
+  /** The reader's access level: messages observed with a higher `access` stay out of its window. */
+  accessLevel: number;
 }): Promise<WorkingMemory> {
   const empty: WorkingMemory = {
     messages: [],
@@ -91,10 +94,16 @@ export async function loadWorkingMemory(args: {
   const read = (limit: number) =>
     store.threads.listMessages({ scope, afterSeq: through, order: 'desc', limit });
   const limit = Math.min(WINDOW_READ, Math.ceil(args.maxTokens / MIN_LINE_TOKENS) + 2);
-  let newest = await read(limit);
-  // The latest user turn is pinned: read further back when the newest messages hold none.
-  if (newest.length === limit && limit < WINDOW_READ && !newest.some((m) => m.role === 'user')) {
-    newest = await read(WINDOW_READ);
+  const newestRead = await read(limit);
+  let newest = visibleMessages(newestRead, args.accessLevel);
+  // The latest user turn is pinned: read further back when the newest messages hold none, or when
+  // the reader may not see some of them (the window may have room for older ones).
+  if (
+    newestRead.length === limit &&
+    limit < WINDOW_READ &&
+    (newest.length < newestRead.length || !newest.some((m) => m.role === 'user'))
+  ) {
+    newest = visibleMessages(await read(WINDOW_READ), args.accessLevel);
   }
   const recent = newest.reverse();
   // The system prompt (leading system messages) stays pinned even once summarised or not read.
@@ -102,7 +111,10 @@ export async function loadWorkingMemory(args: {
     recent[0] !== undefined && recent[0].seq === 1
       ? []
       : (await store.threads.listMessages({ scope, order: 'asc', limit: 20 })).filter(
-          (m, i, all) => m.role === 'system' && all.slice(0, i).every((p) => p.role === 'system'),
+          (m, i, all) =>
+            m.role === 'system' &&
+            all.slice(0, i).every((p) => p.role === 'system') &&
+            messageAccessLevel(m) <= args.accessLevel,
         );
   const systemIds = new Set(systemPrompt.map((m) => m.id));
   const lines = new Map<string, string>();
@@ -157,10 +169,14 @@ export async function loadWorkingMemory(args: {
     (m) => m.seq > through && (firstKept === undefined || m.seq < firstKept.seq),
   );
   if (toFold.length + evicted.length < MAX_FOLD) toFold.push(...evicted);
-  const fold = toFold.filter((m) => m.role !== 'system' || !window.pinned.has(m.id));
+  const foldable = toFold.filter((m) => m.role !== 'system' || !window.pinned.has(m.id));
+  // The summary is the thread's, read by every reader: restricted messages never go into it (they
+  // stay findable as episodes at their level). Folding still moves past them.
+  const fold = visibleMessages(foldable, 0);
+  const foldThrough = Math.max(through, ...foldable.map((m) => m.seq));
 
-  if (fold.length > 0) {
-    const facts = await factsFromMessages(store, scope, fold);
+  if (foldable.length > 0) {
+    const facts = fold.length > 0 ? await factsFromMessages(store, scope, fold) : [];
     for (let i = 0; i < fold.length; i += FOLD_CHUNK) {
       const chunk = fold.slice(i, i + FOLD_CHUNK);
       const result = await foldIntoSummary({
@@ -192,6 +208,7 @@ export async function loadWorkingMemory(args: {
         included: result.accepted,
       });
     }
+    through = foldThrough;
     if (summary !== undefined && summary.length > LIMITS.maxTextChars) {
       // Only reachable when rejected summaries pile up literal lists: keep the newest part.
       summary = summary.slice(summary.length - LIMITS.maxTextChars);

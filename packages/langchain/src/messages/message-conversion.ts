@@ -53,7 +53,7 @@ export function messageText(message: BaseMessage): string {
   return message.text;
 }
 
-/** True for an id the engine accepts (1..256 characters, no control characters). */
+/** True for an id the engine accepts (1..256 bytes of UTF-8, valid Unicode, no control characters). */
 export function isUsableId(id: unknown): id is string {
   return typeof id === 'string' && idSchema.safeParse(id).success;
 }

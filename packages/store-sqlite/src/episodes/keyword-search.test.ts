@@ -96,7 +96,8 @@ describe('keyword search on SQLite FTS5', () => {
       'scope_key : anything',
       '{body}: star',
       "'; DROP TABLE episodes; --",
-      '\u0000\u0001',
+      // (A NUL is rejected before any store sees it: see the conformance suite's input rules.)
+      '\u0001\u0002',
       '🎉',
       '',
     ];

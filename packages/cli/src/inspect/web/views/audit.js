@@ -23,7 +23,7 @@ export function AuditView({ scope }) {
   }
 
   useEffect(() => {
-    load(undefined);
+    void load(undefined); // load catches its own errors and shows them
   }, [scope, applied]);
 
   function filter(event) {
