@@ -145,14 +145,19 @@ describe('transactions', () => {
     const fact = { scope, entityType: 'e', entityId: 'x', key: 'k', value: 1, provenance: api };
     const result = await store.transaction(async (tx) => {
       await tx.facts.insert({ fact });
-      // PostgreSQL rejects the NUL byte; without a savepoint the whole transaction would be aborted.
+      // The server rejects the repeated primary key; without a savepoint the whole transaction would be aborted.
       const failed = await codeOf(
-        tx.episodes.put({ episodes: [{ scope, text: 'nul \u0000 byte', occurredAt: 1, provenance: api }] }),
+        tx.episodes.put({
+          episodes: [
+            { id: 'twice', scope, text: 'one', occurredAt: 1, provenance: api },
+            { id: 'twice', scope, text: 'two', occurredAt: 2, provenance: api },
+          ],
+        }),
       );
       await tx.state.set({ scope, key: 'after', value: true });
       return failed;
     });
-    expect(result).toBe('invalid_input');
+    expect(result).toBe('conflict');
     expect((await store.facts.find({ scope })).items).toHaveLength(1);
     expect(await store.state.get({ scope, key: 'after' })).toMatchObject({ value: true });
     expect(await store.episodes.count({ scope })).toBe(0);
