@@ -7,6 +7,7 @@ import { factsSuite } from './suites/facts.ts';
 import { forgetSuite } from './suites/forget.ts';
 import { graphSuite } from './suites/graph.ts';
 import { invalidInputSuite } from './suites/invalid-input.ts';
+import { isolationPropertySuite } from './suites/isolation-property.ts';
 import { keywordSearchSuite } from './suites/keyword-search.ts';
 import { ledgerSuite } from './suites/ledger.ts';
 import { payloadsSuite } from './suites/payloads.ts';
@@ -39,6 +40,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     reviewSuite(options);
     auditSuite(options);
     forgetSuite(options);
+    isolationPropertySuite(options);
     scopesSuite(options);
     transactionsSuite(options);
     invalidInputSuite(options);
