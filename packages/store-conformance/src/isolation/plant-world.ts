@@ -40,6 +40,8 @@ export interface WorldContext {
   /** Unique to the run: every id written starts with it. */
   prefix: string;
   scopes: Scope[];
+  /** The scopes in families of twins (a subset of `scopes`). */
+  twinScopes: Scope[];
   rows: PlantedRows;
 }
 
@@ -49,7 +51,8 @@ const nth = <T>(items: readonly T[], n: number): T | undefined =>
 /** Runs one write of the plan and checks what it reports against the walls (writes never cross one either). */
 export async function plant(ctx: WorldContext, write: Write, index: number): Promise<void> {
   const { store, memory, rows } = ctx;
-  const scope = ctx.scopes[write.at % ctx.scopes.length]!;
+  const among = write.twinSide && ctx.twinScopes.length > 0 ? ctx.twinScopes : ctx.scopes;
+  const scope = among[write.at % among.length]!;
   const target = longTermOf(scope);
   const marker = `zq${index.toString(36)}x`;
   const id = (kind: string) => `${ctx.prefix}${kind}-${index}`;

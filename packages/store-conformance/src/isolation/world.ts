@@ -53,6 +53,8 @@ const write = fc.record({
   pick2: fc.nat(),
   level: fc.integer({ min: 0, max: 2 }),
   flag: fc.boolean(),
+  /** Write at a scope of a twin family (when the world has one), where a loose comparison would leak. */
+  twinSide: fc.boolean(),
 });
 export type Write = typeof write extends fc.Arbitrary<infer T> ? T : never;
 
@@ -76,11 +78,17 @@ export const worldPlan: fc.Arbitrary<WorldPlan> = fc.record({
 const setLevels = (levels: Levels) => [0, 1, 2, 3].filter((i) => levels[i] !== undefined);
 const unsetLevels = (levels: Levels) => [0, 1, 2, 3].filter((i) => levels[i] === undefined);
 
+/** The scopes of a world: every one (each once), and those in a family of twins. */
+export interface WorldScopes {
+  all: Scope[];
+  twins: Scope[];
+}
+
 /**
- * The scopes of a plan, each once, every id behind `prefix` (unique to the run, so runs sharing a
- * database never meet). Ancestors of every scope are included, so readers cover whole chains.
+ * The scopes of a plan, every id behind `prefix` (unique to the run, so runs sharing a database
+ * never meet). Ancestors of every scope are included, so readers cover whole chains.
  */
-export function scopesOf(plan: WorldPlan, prefix: string): Scope[] {
+export function scopesOf(plan: WorldPlan, prefix: string): WorldScopes {
   const pool = [...plan.bases];
   for (const base of plan.bases) {
     for (const kind of TWIN_KINDS) {
@@ -90,6 +98,7 @@ export function scopesOf(plan: WorldPlan, prefix: string): Scope[] {
   }
   const atom = (n: number) => pool[n % pool.length]!;
   const built: Levels[] = [];
+  const family: Levels[] = [];
   for (const step of plan.steps) {
     const base = built.length > 0 ? built[step.of % built.length]! : undefined;
     const next: Levels = base ? [...base] : [];
@@ -106,10 +115,16 @@ export function scopesOf(plan: WorldPlan, prefix: string): Scope[] {
         if (set.length === 1) continue;
         next[i] = undefined;
       } else if (step.op === 'twin') {
-        // A family: a twin of every kind at one level, the other levels unchanged.
-        for (const kind of TWIN_KINDS) {
-          const twin = twinOf(next[i]!, kind, step.atoms[0]);
-          if (twin !== undefined) built.push(next.map((v, level) => (level === i ? twin : v)) as Levels);
+        // A family: at each level, a twin of every kind, the other levels unchanged.
+        family.push(next);
+        for (const at of set) {
+          for (const kind of TWIN_KINDS) {
+            const twin = twinOf(next[at]!, kind, step.atoms[0]);
+            if (twin === undefined) continue;
+            const member = next.map((v, level) => (level === at ? twin : v)) as Levels;
+            built.push(member);
+            family.push(member);
+          }
         }
         continue;
       } else {
@@ -119,12 +134,16 @@ export function scopesOf(plan: WorldPlan, prefix: string): Scope[] {
     built.push(next);
   }
   const scopes = new Map<string, Scope>();
-  const add = (levels: Levels) => {
+  const scopeOf = (levels: Levels) => {
     const scope: Scope = {};
     for (const [i, level] of LEVELS.entries()) {
       const value = levels[i];
       if (value !== undefined) scope[level] = `${prefix}${value}`;
     }
+    return scope;
+  };
+  const add = (levels: Levels) => {
+    const scope = scopeOf(levels);
     if (Object.keys(scope).length > 0) scopes.set(keyOf(scope), scope);
   };
   for (const levels of built) {
@@ -137,5 +156,6 @@ export function scopesOf(plan: WorldPlan, prefix: string): Scope[] {
       add(ancestor);
     }
   }
-  return [...scopes.values()];
+  const twins = new Map(family.map(scopeOf).map((scope) => [keyOf(scope), scope]));
+  return { all: [...scopes.values()], twins: [...twins.values()] };
 }

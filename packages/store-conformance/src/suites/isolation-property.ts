@@ -1,4 +1,4 @@
-import { createMemory, hashEmbedder, type Store } from '@strata-memory/core';
+import { createMemory, hashEmbedder, type Scope, type Store } from '@strata-memory/core';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { uniqueId, useStore } from '../fixtures.ts';
@@ -6,6 +6,7 @@ import { expectForgetCounts, expectOnlySubtreeGone } from '../isolation/forget-w
 import { plant, type WorldContext } from '../isolation/plant-world.ts';
 import { PlantedRows } from '../isolation/planted-rows.ts';
 import { readEverything } from '../isolation/read-walls.ts';
+import { inSubtree, sameScopeExactly } from '../isolation/scope-walls.ts';
 import { scopesOf, type WorldPlan, worldPlan } from '../isolation/world.ts';
 import type { StoreConformanceOptions } from '../options.ts';
 
@@ -37,16 +38,25 @@ function runParameters(defaultRuns: number): fc.Parameters<[WorldPlan]> {
 async function plantWorld(store: Store, plan: WorldPlan): Promise<WorldContext> {
   const prefix = `${uniqueId('iso')}-`;
   const embedder = hashEmbedder({ dimensions: 64 });
+  const scopes = scopesOf(plan, prefix);
   const ctx: WorldContext = {
     store,
     memory: createMemory({ store, embedder }),
     embedder,
     prefix,
-    scopes: scopesOf(plan, prefix),
+    scopes: scopes.all,
+    twinScopes: scopes.twins,
     rows: new PlantedRows(),
   };
   for (const [index, write] of plan.writes.entries()) await plant(ctx, write, index);
   return ctx;
+}
+
+/** A scope with descendants in the world when there is one (forgetting a leaf proves little), else any. */
+function forgetTarget(scopes: Scope[], at: number): Scope {
+  const parents = scopes.filter((s) => scopes.some((d) => inSubtree(d, s) && !sameScopeExactly(d, s)));
+  const among = parents.length > 0 ? parents : scopes;
+  return among[at % among.length]!;
 }
 
 const TIMEOUT_MS = 180_000;
@@ -63,7 +73,7 @@ export function isolationPropertySuite(options: StoreConformanceOptions): void {
             const ctx = await plantWorld(store(), plan);
             await readEverything(ctx, plan.readLevel);
           }),
-          runParameters(10),
+          runParameters(8),
         );
       },
       TIMEOUT_MS,
@@ -76,7 +86,7 @@ export function isolationPropertySuite(options: StoreConformanceOptions): void {
           fc.asyncProperty(worldPlan, async (plan) => {
             const ctx = await plantWorld(store(), plan);
             const before = await readEverything(ctx, plan.readLevel);
-            const forgotten = ctx.scopes[plan.forget.at % ctx.scopes.length]!;
+            const forgotten = forgetTarget(ctx.scopes, plan.forget.at);
             const counts = plan.forget.viaEngine
               ? await ctx.memory.forget(forgotten)
               : await ctx.store.forget({ scope: forgotten });
@@ -84,7 +94,7 @@ export function isolationPropertySuite(options: StoreConformanceOptions): void {
             const after = await readEverything(ctx, plan.readLevel);
             expectOnlySubtreeGone(before, after, forgotten, plan.forget.viaEngine);
           }),
-          runParameters(6),
+          runParameters(4),
         );
       },
       TIMEOUT_MS,
