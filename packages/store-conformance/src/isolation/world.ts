@@ -70,7 +70,7 @@ export interface WorldPlan {
 export const worldPlan: fc.Arbitrary<WorldPlan> = fc.record({
   bases: fc.uniqueArray(baseId, { minLength: 2, maxLength: 4 }),
   steps: fc.array(scopeStep, { minLength: 3, maxLength: 7 }),
-  writes: fc.array(write, { minLength: 10, maxLength: 28 }),
+  writes: fc.array(write, { minLength: 8, maxLength: 24 }),
   readLevel: fc.constantFrom(undefined, 0, 1, 2),
   forget: fc.record({ at: fc.nat(), viaEngine: fc.boolean() }),
 });

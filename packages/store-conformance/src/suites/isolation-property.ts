@@ -73,7 +73,7 @@ export function isolationPropertySuite(options: StoreConformanceOptions): void {
             const ctx = await plantWorld(store(), plan);
             await readEverything(ctx, plan.readLevel);
           }),
-          runParameters(8),
+          runParameters(6),
         );
       },
       TIMEOUT_MS,
@@ -94,7 +94,7 @@ export function isolationPropertySuite(options: StoreConformanceOptions): void {
             const after = await readEverything(ctx, plan.readLevel);
             expectOnlySubtreeGone(before, after, forgotten, plan.forget.viaEngine);
           }),
-          runParameters(4),
+          runParameters(3),
         );
       },
       TIMEOUT_MS,
