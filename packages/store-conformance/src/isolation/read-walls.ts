@@ -333,26 +333,23 @@ export async function readEverything(
             r.accessLevel <= engineLevel &&
             nodeNamesOf(r).includes(name),
         );
-      const traverse = memory.graph.traverse(reader, {
-        from: { name },
-        direction: 'both',
-        maxHops: 3,
-        ...asPrincipal,
-      });
-      const impact = memory.graph.impact(reader, { node: { name }, ...asPrincipal });
+      // One call at a time: a second rejected promise would go unhandled while the first is awaited.
+      const traverse = () =>
+        memory.graph.traverse(reader, { from: { name }, direction: 'both', maxHops: 3, ...asPrincipal });
+      const impact = () => memory.graph.impact(reader, { node: { name }, ...asPrincipal });
       if (!resolvable) {
-        await expectCode(traverse, 'not_found');
-        await expectCode(impact, 'not_found');
+        await expectCode(traverse(), 'not_found');
+        await expectCode(impact(), 'not_found');
         continue;
       }
-      const walk = await traverse;
+      const walk = await traverse();
       within(
         `memory.graph.traverse ${name}`,
         ancestorWall,
         [...walk.start, ...walk.reached.map((s) => s.node), ...walk.edges],
         false,
       );
-      const effect = await impact;
+      const effect = await impact();
       within(
         `memory.graph.impact ${name}`,
         ancestorWall,
