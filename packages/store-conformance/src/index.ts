@@ -8,6 +8,7 @@ import { forgetSuite } from './suites/forget.ts';
 import { graphSuite } from './suites/graph.ts';
 import { inputRulesSuite } from './suites/input-rules.ts';
 import { invalidInputSuite } from './suites/invalid-input.ts';
+import { isolationPropertySuite } from './suites/isolation-property.ts';
 import { keywordSearchSuite } from './suites/keyword-search.ts';
 import { ledgerSuite } from './suites/ledger.ts';
 import { payloadsSuite } from './suites/payloads.ts';
@@ -42,6 +43,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     restoreSuite(options);
     auditSuite(options);
     forgetSuite(options);
+    isolationPropertySuite(options);
     scopesSuite(options);
     transactionsSuite(options);
     invalidInputSuite(options);
