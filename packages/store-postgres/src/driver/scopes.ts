@@ -22,6 +22,7 @@ const SCOPED_TABLES = [
 ] as const;
 
 const LEVELS = 'org_id, user_id, agent_id, thread_id';
+const PREVIOUS_LEVELS = 'w.org_id, w.user_id, w.agent_id, w.thread_id';
 
 interface ListedScope extends Omit<ScopeRow, 'tenant_id'> {
   depth: number;
@@ -29,26 +30,34 @@ interface ListedScope extends Omit<ScopeRow, 'tenant_id'> {
 
 /**
  * One recursive CTE per table, a loose index scan: each step seeks the table's scope-led index to
- * the first row after the previous scope, so a table is read once per distinct scope of the
- * subtree, however many rows each holds. All of it is one statement (one round trip).
+ * the first row after the previous scope, so a table is read once per distinct scope listed,
+ * however many rows each holds. All of it is one statement (one round trip). With `subtree`, the
+ * tenant is fixed and the walk goes over the four levels; without it, over the tenant and the four
+ * levels, tenant after tenant, through the same index.
  */
-function skipScan(schema: string, table: string, subtree: string): string {
+function skipScan(schema: string, table: string, subtree: string | undefined): string {
   const name = `walk_${table}`;
+  const columns = subtree === undefined ? `tenant_id, ${LEVELS}` : LEVELS;
+  const previous = subtree === undefined ? `w.tenant_id, ${PREVIOUS_LEVELS}` : PREVIOUS_LEVELS;
+  const where = (...conditions: string[]) => {
+    const all = subtree === undefined ? conditions : [subtree, ...conditions];
+    return all.length > 0 ? `WHERE ${all.join(' AND ')}` : '';
+  };
   return `${name} AS (
-      (SELECT ${LEVELS} FROM ${schema}.${table} WHERE ${subtree} ORDER BY ${LEVELS} LIMIT 1)
+      (SELECT ${columns} FROM ${schema}.${table} ${where()} ORDER BY ${columns} LIMIT 1)
       UNION ALL
       SELECT next.* FROM ${name} w CROSS JOIN LATERAL (
-        SELECT ${LEVELS} FROM ${schema}.${table}
-         WHERE ${subtree} AND (${LEVELS}) > (w.org_id, w.user_id, w.agent_id, w.thread_id)
-         ORDER BY ${LEVELS} LIMIT 1) next)`;
+        SELECT ${columns} FROM ${schema}.${table}
+         ${where(`(${columns}) > (${previous})`)}
+         ORDER BY ${columns} LIMIT 1) next)`;
 }
 
 export function scopeDriver(db: Database): ScopeDriver {
   return {
-    async list({ scope, limit, cursor }: { scope: Scope; limit: number; cursor?: string }) {
+    async list({ scope, limit, cursor }: { scope?: Scope; limit: number; cursor?: string }) {
       const { schema } = await db.names();
       const p = new Params();
-      const subtree = subtreeSql(scope, p);
+      const subtree = scope === undefined ? undefined : subtreeSql(scope, p);
       const walks = SCOPED_TABLES.map((table) => skipScan(schema, table, subtree));
       const union = SCOPED_TABLES.map((table) => `SELECT ${LEVELS} FROM walk_${table}`).join(' UNION ');
       const where: string[] = [];

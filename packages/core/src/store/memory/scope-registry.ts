@@ -35,6 +35,13 @@ export class ScopeRegistry {
     return [...entries.values()].map((entry) => entry.scope);
   }
 
+  /** The scopes of every tenant holding at least one row, in no particular order. */
+  *allScopes(): Iterable<Scope> {
+    for (const entries of this.tenants.values()) {
+      for (const entry of entries.values()) yield entry.scope;
+    }
+  }
+
   private add(scope: Scope, delta: number): void {
     const tenant = tenantOf(scope);
     const key = exactScopeKey(scope);

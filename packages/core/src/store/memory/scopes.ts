@@ -7,7 +7,10 @@ import type { MemoryTables } from './tables.ts';
 export function scopeSubStore(tables: MemoryTables): SyncSubStore<ScopeDriver> {
   return {
     list({ scope, limit, cursor }) {
-      const items = [...tables.scopes.scopesOf(tenantOf(scope))].filter((s) => isInSubtree(s, scope));
+      const items =
+        scope === undefined
+          ? [...tables.scopes.allScopes()]
+          : [...tables.scopes.scopesOf(tenantOf(scope))].filter((s) => isInSubtree(s, scope));
       return paginate({
         listing: 'scopes',
         items,
