@@ -51,19 +51,40 @@ function factKey(input: { entity: string; entityType?: string | undefined; key: 
   };
 }
 
+/** Most scopes probed for facts when choosing the scope the page opens on. */
+const MAX_START_PROBES = 200;
+
+/**
+ * The first of `scopes` (in listing order: deepest first) from which the principal sees a current
+ * fact, its own or an ancestor's: the page opens there, so its facts, graph and review queue show
+ * without typing a scope. One single-row read per scope probed, at most `MAX_START_PROBES`.
+ */
+async function firstScopeWithFacts(
+  memory: Memory,
+  principal: Principal,
+  scopes: Scope[],
+): Promise<Scope | undefined> {
+  for (const scope of scopes.slice(0, MAX_START_PROBES)) {
+    const page = await memory.store.facts.find({ scope, accessLevel: principal.level, limit: 1 });
+    if (page.items.length > 0) return scope;
+  }
+  return undefined;
+}
+
 /**
  * The inspector's JSON API, keyed by `METHOD /path`. Every route goes through the engine's API
  * (`memory.*`, or the store's listing calls for scopes and the graph); writes are made as the
  * inspector's principal, so the engine audits them.
  */
 export const ROUTES: Record<string, Route> = {
-  'GET /api/scopes': async ({ memory, query }) => {
+  'GET /api/scopes': async ({ memory, principal, query }) => {
     const { root } = parseInput(scopesQuery, query, 'scopes');
-    const scope = scopeOf(root);
+    const scope = root === undefined ? undefined : scopeOf(root);
     const items = await readPages((cursor) =>
-      memory.store.scopes.list({ scope, limit: 500, ...(cursor ? { cursor } : {}) }),
+      memory.store.scopes.list({ ...(scope ? { scope } : {}), limit: 500, ...(cursor ? { cursor } : {}) }),
     );
-    return { items };
+    const start = (await firstScopeWithFacts(memory, principal, items)) ?? items[0];
+    return { items, ...(start === undefined ? {} : { start }) };
   },
 
   'GET /api/facts': async ({ memory, principal, query }) => {
