@@ -1,4 +1,4 @@
-import type { FactKey, Memory, Principal, Scope } from '@strata-memory/core';
+import { type FactKey, type Memory, type Principal, type Scope, sameScope } from '@strata-memory/core';
 import {
   approveBody,
   auditQuery,
@@ -53,22 +53,24 @@ function factKey(input: { entity: string; entityType?: string | undefined; key: 
 
 /** Most scopes probed for facts when choosing the scope the page opens on. */
 const MAX_START_PROBES = 200;
+/** Facts read per probe: a scope holds facts if one of the newest it sees is stored there. */
+const PROBE_FACTS = 100;
 
 /**
- * The first of `scopes` (in listing order: deepest first) from which the principal sees a current
- * fact, its own or an ancestor's: the page opens there, so its facts, graph and review queue show
- * without typing a scope. One single-row read per scope probed, at most `MAX_START_PROBES`.
+ * The scope the page opens on, among `scopes` (in listing order: deepest first): the first that
+ * holds a current fact (one of the `PROBE_FACTS` newest it sees is stored at exactly that scope),
+ * else the first from which the principal sees any fact (an ancestor's), else the first scope. So
+ * its facts, graph and review queue show without typing a scope. One read per scope probed, at
+ * most `MAX_START_PROBES`.
  */
-async function firstScopeWithFacts(
-  memory: Memory,
-  principal: Principal,
-  scopes: Scope[],
-): Promise<Scope | undefined> {
+async function startScope(memory: Memory, principal: Principal, scopes: Scope[]): Promise<Scope | undefined> {
+  let seesFacts: Scope | undefined;
   for (const scope of scopes.slice(0, MAX_START_PROBES)) {
-    const page = await memory.store.facts.find({ scope, accessLevel: principal.level, limit: 1 });
-    if (page.items.length > 0) return scope;
+    const page = await memory.store.facts.find({ scope, accessLevel: principal.level, limit: PROBE_FACTS });
+    if (page.items.some((fact) => sameScope(fact.scope, scope))) return scope;
+    if (seesFacts === undefined && page.items.length > 0) seesFacts = scope;
   }
-  return undefined;
+  return seesFacts ?? scopes[0];
 }
 
 /**
@@ -83,7 +85,7 @@ export const ROUTES: Record<string, Route> = {
     const items = await readPages((cursor) =>
       memory.store.scopes.list({ ...(scope ? { scope } : {}), limit: 500, ...(cursor ? { cursor } : {}) }),
     );
-    const start = (await firstScopeWithFacts(memory, principal, items)) ?? items[0];
+    const start = await startScope(memory, principal, items);
     return { items, ...(start === undefined ? {} : { start }) };
   },
 

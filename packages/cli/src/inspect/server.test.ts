@@ -261,6 +261,7 @@ describe('the inspector server without a scope', () => {
   let open: Inspector;
   const solo = { userId: 'solo', threadId: 't1' };
   const auditOnly = { userId: 'auditor' };
+  const mariaThread = { ...MARIA, threadId: 't9' };
 
   beforeAll(async () => {
     many = createMemory({ store: memoryStore(), embedder: testEmbedder() });
@@ -268,6 +269,11 @@ describe('the inspector server without a scope', () => {
     // Other tenants, rooted at users: one holding only a thread's messages, one only an audit entry.
     await many.store.threads.appendMessages({ scope: solo, messages: [{ role: 'user', content: 'hello' }] });
     await many.store.audit.append({ entries: [{ scope: auditOnly, action: 'test.audit' }] });
+    // A thread of Maria's: listed before her scope, sees her facts but holds none.
+    await many.store.threads.appendMessages({
+      scope: mariaThread,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     open = await startInspector({
       memory: many,
       principal: { id: 'reviewer', level: 1_000_000 },
@@ -288,16 +294,17 @@ describe('the inspector server without a scope', () => {
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   }
 
-  it('lists every scope of every tenant, and starts on the first scope that sees facts', async () => {
+  it('lists every scope of every tenant, and starts on the first scope that holds facts', async () => {
     const info = await get('/api/info');
     expect(info.body.scope).toBeUndefined();
     const scopes = await get('/api/scopes');
     expect(scopes.status).toBe(200);
     const all = await many.store.scopes.list({ limit: 1000 });
     expect(scopes.body.items).toEqual(all.items);
-    expect(scopes.body.items).toEqual(expect.arrayContaining([MARIA, solo, auditOnly]));
-    // The solo thread comes first (deepest, no org) but holds no facts: the page opens on Maria's.
-    expect(scopes.body.items[0]).toEqual(solo);
+    expect(scopes.body.items).toEqual(expect.arrayContaining([MARIA, mariaThread, solo, auditOnly]));
+    // Maria's thread comes first (deepest) and sees her facts without holding any, then the solo
+    // thread (no org) holds none: the page opens on Maria's scope, where the facts are stored.
+    expect(scopes.body.items.slice(0, 2)).toEqual([mariaThread, solo]);
     expect(scopes.body.start).toEqual(MARIA);
     // Reads of one scope still need it.
     expect((await get('/api/facts')).status).toBe(400);

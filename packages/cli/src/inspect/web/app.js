@@ -29,7 +29,7 @@ function viewFromHash() {
 
 /**
  * The scopes under the root (every scope in the store without one), as a tree to pick from. With
- * no scope picked yet, picks the one the API suggests: the first that sees facts.
+ * no scope picked yet, picks the one the API suggests: the first that holds facts.
  */
 function ScopeList({ root, scope, onPick }) {
   const scopes = useLoad(() => api('/api/scopes', { query: { root } }), [root]);
@@ -37,7 +37,9 @@ function ScopeList({ root, scope, onPick }) {
     if (scope === undefined && scopes.data?.start) onPick(scopeText(scopes.data.start));
   }, [scopes.data]);
   const items = (scopes.data?.items ?? []).map(scopeText);
-  if (root !== undefined && !items.includes(root)) items.push(root);
+  // Each tenant's root heads its branch of the tree, even when nothing is stored at the root itself.
+  const heads = root === undefined ? items.map((text) => text.split(',')[0]) : [root];
+  for (const head of heads) if (!items.includes(head)) items.push(head);
   items.sort();
   return html`<nav class="scopes" aria-label="Scopes">
     <h2>${root === undefined ? 'All scopes' : 'Scopes'}</h2>
