@@ -14,4 +14,5 @@ runStoreConformance({
   name: 'memory (one store for every test)',
   create: async () => shared,
   destroy: async () => {},
+  createEmpty: async () => memoryStore(),
 });

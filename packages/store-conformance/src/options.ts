@@ -11,6 +11,12 @@ export interface StoreConformanceOptions {
    * `Tenant.id`), so a driver may hand every test the same store, on one database.
    */
   create: () => Promise<Store>;
+  /**
+   * A new store that holds nothing yet, for the tests of a whole-store listing (`scopes.list`
+   * without a scope); the test closes it. Default: `create`, which must then return a new, empty
+   * store each time: give this when `create` hands out one shared store.
+   */
+  createEmpty?: () => Promise<Store>;
   /** Called after each test with the store `create` returned. Default: `store.close()`. */
   destroy?: (store: Store) => Promise<void>;
   /**

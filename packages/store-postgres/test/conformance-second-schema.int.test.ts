@@ -13,4 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-runStoreConformance({ name: 'postgres (second schema)', create: async () => store, destroy: async () => {} });
+runStoreConformance({
+  name: 'postgres (second schema)',
+  create: async () => store,
+  destroy: async () => {},
+  createEmpty: async () => target.openStore({ schema: target.freshSchema('conf_b_empty') }),
+});

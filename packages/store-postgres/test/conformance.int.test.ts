@@ -14,4 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-runStoreConformance({ name: 'postgres', create: async () => store, destroy: async () => {} });
+runStoreConformance({
+  name: 'postgres',
+  create: async () => store,
+  destroy: async () => {},
+  createEmpty: async () => target.openStore({ schema: target.freshSchema('conf_a_empty') }),
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,4 +26,5 @@ runStoreConformance({
   name: 'sqlite (one file for every test)',
   create: async () => shared,
   destroy: async () => {},
+  createEmpty: async () => sqliteStore({ path: join(folder, `empty-${randomUUID()}.db`) }),
 });

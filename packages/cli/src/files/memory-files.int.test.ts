@@ -182,7 +182,7 @@ describe('memory as files', () => {
     const error = await importFromDirectory(target, dir).catch((e: unknown) => e);
     expect(StrataError.isInstance(error) && error.code).toBe('invalid_input');
     expect((error as Error).message).toContain(`${file}:${index + 1}:`);
-    expect((await target.store.scopes.tenants({})).items).toEqual([]);
+    expect((await target.store.scopes.list({})).items).toEqual([]);
     await target.close();
   });
 
@@ -206,7 +206,7 @@ describe('memory as files', () => {
       expect(StrataError.isInstance(error) && error.code).toBe('invalid_input');
       expect((error as Error).message).toContain(twin);
     }
-    expect((await target.store.scopes.tenants({})).items).toEqual([]);
+    expect((await target.store.scopes.list({})).items).toEqual([]);
     await target.close();
   });
 

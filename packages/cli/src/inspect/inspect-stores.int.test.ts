@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemory, type Memory } from '@strata-memory/core';
+import { createMemory, type Memory, type Scope } from '@strata-memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInspect, stopInspect } from '../../test/inspect-process.ts';
 import { seedInspectorMemory } from '../../test/inspector-seed.ts';
@@ -48,7 +48,7 @@ describe(`strata inspect on ${pgUrl ? 'PostgreSQL' : 'PGlite'}`, { timeout: SLOW
   }, SLOW);
 
   it('serves the store, refuses a request without the token, and writes through the engine', async () => {
-    const { child, url } = await startInspect([store, '--scope', `org=${orgId}`, '--as', 'ops'], dir);
+    const { child, url } = await startInspect([store, '--as', 'ops'], dir);
     try {
       const { origin, searchParams } = new URL(url);
       const token = searchParams.get('token') ?? '';
@@ -62,9 +62,19 @@ describe(`strata inspect on ${pgUrl ? 'PostgreSQL' : 'PGlite'}`, { timeout: SLOW
       };
       const q = encodeURIComponent(scopeText);
       expect((await fetch(new URL(`/api/facts?scope=${q}`, origin))).status).toBe(401);
+      // Without a root, every scope of the store (other tenants may share the server's database).
+      const all = (await api('/api/scopes')).body as { items: Scope[]; start?: Scope };
+      expect(all.items).toContainEqual(scope);
       expect((await api(`/api/scopes?root=${encodeURIComponent(`org=${orgId}`)}`)).body.items).toContainEqual(
         scope,
       );
+      // The page opens on a scope whose facts it shows.
+      expect(all.start).toBeDefined();
+      const startText = Object.entries(all.start ?? {})
+        .map(([level, value]) => `${level.replace(/Id$/, '')}=${value}`)
+        .join(',');
+      const startFacts = await api(`/api/facts?scope=${encodeURIComponent(startText)}`);
+      expect(startFacts.body.items).not.toEqual([]);
       const facts = (await api(`/api/facts?scope=${q}`)).body.items as Array<{ key: string; value: unknown }>;
       expect(facts.find((f) => f.key === 'lead time')?.value).toBe('30 days');
       expect((await api('/api/review/approve', { scope: scopeText, id: reviewId })).status).toBe(200);

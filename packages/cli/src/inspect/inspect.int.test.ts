@@ -10,6 +10,8 @@ import { packageDir, startInspect, stopInspect } from '../../test/inspect-proces
 import { MARIA, seedInspectorMemory } from '../../test/inspector-seed.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** A tenant rooted at a user, holding only a thread. */
+const SOLO = { userId: 'solo', threadId: 't1' };
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -43,8 +45,15 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
     db = join(dir, 'memory.db');
     const memory = createMemory({ store: sqliteStore({ path: db }) });
     ({ reviewId } = await seedInspectorMemory(memory));
+    // Another tenant, rooted at a user, listed before Maria's scope (deepest first, no org first)
+    // but holding no facts.
+    await memory.store.threads.appendMessages({
+      scope: SOLO,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     await memory.close();
-    ({ child, url } = await startInspect([db, '--scope', 'org=acme'], dir));
+    // No --scope: the page lists every scope in the store and opens on the first that sees facts.
+    ({ child, url } = await startInspect([db], dir));
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
@@ -71,9 +80,13 @@ describe.runIf(runBrowser)('strata inspect in a real browser', () => {
 
   it('shows the facts with history and provenance, and saves an edit as a correction', async () => {
     await page.goto(url);
-    await page.getByRole('button', { name: 'org=acme,user=maria', exact: true }).click();
     const row = page.locator('table.facts tr', { hasText: 'lead time' });
     await expect.poll(() => row.textContent()).toContain('30 days');
+    const scopes = page.getByRole('navigation', { name: 'Scopes' });
+    expect(
+      await scopes.getByRole('button', { name: 'org=acme,user=maria', exact: true }).getAttribute('class'),
+    ).toContain('selected');
+    expect(await scopes.getByRole('button', { name: 'user=solo,thread=t1', exact: true }).count()).toBe(1);
     await row.click();
     const detail = page.getByLabel('Fact detail');
     await expect.poll(() => detail.locator('table.history tbody tr').count()).toBe(2);

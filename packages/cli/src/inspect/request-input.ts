@@ -12,7 +12,8 @@ const text = z.string().trim().min(1).max(1024);
 const id = z.string().min(1).max(256);
 
 export const scopeQuery = z.object({ scope: scopeText }).loose();
-export const scopesQuery = z.object({ root: scopeText });
+/** `root` narrows the listing to a subtree; without it, every scope in the store. */
+export const scopesQuery = z.object({ root: scopeText.optional() });
 export const factsQuery = z.object({
   scope: scopeText,
   entity: text.optional(),

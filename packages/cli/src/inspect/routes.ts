@@ -1,4 +1,4 @@
-import type { FactKey, Memory, Principal, Scope } from '@strata-memory/core';
+import { type FactKey, type Memory, type Principal, type Scope, sameScope } from '@strata-memory/core';
 import {
   approveBody,
   auditQuery,
@@ -51,19 +51,42 @@ function factKey(input: { entity: string; entityType?: string | undefined; key: 
   };
 }
 
+/** Most scopes probed for facts when choosing the scope the page opens on. */
+const MAX_START_PROBES = 200;
+/** Facts read per probe: a scope holds facts if one of the newest it sees is stored there. */
+const PROBE_FACTS = 100;
+
+/**
+ * The scope the page opens on, among `scopes` (in listing order: deepest first): the first that
+ * holds a current fact (one of the `PROBE_FACTS` newest it sees is stored at exactly that scope),
+ * else the first from which the principal sees any fact (an ancestor's), else the first scope. So
+ * its facts, graph and review queue show without typing a scope. One read per scope probed, at
+ * most `MAX_START_PROBES`.
+ */
+async function startScope(memory: Memory, principal: Principal, scopes: Scope[]): Promise<Scope | undefined> {
+  let seesFacts: Scope | undefined;
+  for (const scope of scopes.slice(0, MAX_START_PROBES)) {
+    const page = await memory.store.facts.find({ scope, accessLevel: principal.level, limit: PROBE_FACTS });
+    if (page.items.some((fact) => sameScope(fact.scope, scope))) return scope;
+    if (seesFacts === undefined && page.items.length > 0) seesFacts = scope;
+  }
+  return seesFacts ?? scopes[0];
+}
+
 /**
  * The inspector's JSON API, keyed by `METHOD /path`. Every route goes through the engine's API
  * (`memory.*`, or the store's listing calls for scopes and the graph); writes are made as the
  * inspector's principal, so the engine audits them.
  */
 export const ROUTES: Record<string, Route> = {
-  'GET /api/scopes': async ({ memory, query }) => {
+  'GET /api/scopes': async ({ memory, principal, query }) => {
     const { root } = parseInput(scopesQuery, query, 'scopes');
-    const scope = scopeOf(root);
+    const scope = root === undefined ? undefined : scopeOf(root);
     const items = await readPages((cursor) =>
-      memory.store.scopes.list({ scope, limit: 500, ...(cursor ? { cursor } : {}) }),
+      memory.store.scopes.list({ ...(scope ? { scope } : {}), limit: 500, ...(cursor ? { cursor } : {}) }),
     );
-    return { items };
+    const start = await startScope(memory, principal, items);
+    return { items, ...(start === undefined ? {} : { start }) };
   },
 
   'GET /api/facts': async ({ memory, principal, query }) => {

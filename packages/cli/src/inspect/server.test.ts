@@ -255,3 +255,84 @@ describe('the inspector server', () => {
     expect(second.body.items[0].at).toBeLessThanOrEqual(b.at);
   });
 });
+
+describe('the inspector server without a scope', () => {
+  let many: Memory;
+  let open: Inspector;
+  const solo = { userId: 'solo', threadId: 't1' };
+  const auditOnly = { userId: 'auditor' };
+  const mariaThread = { ...MARIA, threadId: 't9' };
+
+  beforeAll(async () => {
+    many = createMemory({ store: memoryStore(), embedder: testEmbedder() });
+    await seedInspectorMemory(many);
+    // Other tenants, rooted at users: one holding only a thread's messages, one only an audit entry.
+    await many.store.threads.appendMessages({ scope: solo, messages: [{ role: 'user', content: 'hello' }] });
+    await many.store.audit.append({ entries: [{ scope: auditOnly, action: 'test.audit' }] });
+    // A thread of Maria's: listed before her scope, sees her facts but holds none.
+    await many.store.threads.appendMessages({
+      scope: mariaThread,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    open = await startInspector({
+      memory: many,
+      principal: { id: 'reviewer', level: 1_000_000 },
+      info: { store: 'in-memory' },
+    });
+  });
+
+  afterAll(async () => {
+    await open?.close();
+    await many?.close();
+  });
+
+  async function get(path: string, query: Record<string, string> = {}) {
+    const target = new URL(path, `http://127.0.0.1:${open.port}`);
+    for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value);
+    const response = await fetch(target, { headers: { 'x-strata-token': open.token } });
+    // biome-ignore lint/suspicious/noExplicitAny: the API's JSON answers, checked by the assertions
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+
+  it('lists every scope of every tenant, and starts on the first scope that holds facts', async () => {
+    const info = await get('/api/info');
+    expect(info.body.scope).toBeUndefined();
+    const scopes = await get('/api/scopes');
+    expect(scopes.status).toBe(200);
+    const all = await many.store.scopes.list({ limit: 1000 });
+    expect(scopes.body.items).toEqual(all.items);
+    expect(scopes.body.items).toEqual(expect.arrayContaining([MARIA, mariaThread, solo, auditOnly]));
+    // Maria's thread comes first (deepest) and sees her facts without holding any, then the solo
+    // thread (no org) holds none: the page opens on Maria's scope, where the facts are stored.
+    expect(scopes.body.items.slice(0, 2)).toEqual([mariaThread, solo]);
+    expect(scopes.body.start).toEqual(MARIA);
+    // Reads of one scope still need it.
+    expect((await get('/api/facts')).status).toBe(400);
+    const maria = await get('/api/facts', { scope: 'org=acme,user=maria' });
+    expect(maria.body.items.map((fact: { key: string }) => fact.key)).toContain('lead time');
+    // A root still narrows the listing to its subtree.
+    const acme = await get('/api/scopes', { root: 'org=acme' });
+    expect(acme.body.items).toEqual((await many.store.scopes.list({ scope: { orgId: 'acme' } })).items);
+    expect(acme.body.items).not.toContainEqual(solo);
+  });
+
+  it('starts on the first scope when no scope sees a fact, and on nothing in an empty store', async () => {
+    const empty = createMemory({ store: memoryStore() });
+    const inspector = await startInspector({ memory: empty, principal: { id: 'x' }, info: { store: 'x' } });
+    try {
+      const list = async () => {
+        const response = await fetch(new URL('/api/scopes', `http://127.0.0.1:${inspector.port}`), {
+          headers: { 'x-strata-token': inspector.token },
+        });
+        return (await response.json()) as { items: unknown[]; start?: unknown };
+      };
+      expect(await list()).toEqual({ items: [] });
+      await empty.store.state.set({ scope: solo, key: 'k', value: 1 });
+      await empty.store.state.set({ scope: auditOnly, key: 'k', value: 1 });
+      expect(await list()).toEqual({ items: [solo, auditOnly], start: solo });
+    } finally {
+      await inspector.close();
+      await empty.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { type Scope, sameScope, scopeKey } from '../scope/scope.ts';
+import { type Scope, sameScope, scopeKey, tenantOf, tenantRootScope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import type { AuditEntry, Page } from '../store/records.ts';
@@ -51,10 +51,17 @@ function withoutScope<T extends { scope: Scope }>(record: T): Omit<T, 'scope'> {
   return rest;
 }
 
-/** The roots to walk: the given scope, or the root of every tenant. */
-async function rootsOf(store: Store, scope: Scope | undefined): Promise<Scope[]> {
+/** Every scope holding rows: the given scope's subtree, or the whole store. */
+function scopesOf(store: Store, scope: Scope | undefined): Promise<Scope[]> {
+  return allOf((cursor) =>
+    store.scopes.list({ ...(scope ? { scope } : {}), limit: PAGE, ...(cursor ? { cursor } : {}) }),
+  );
+}
+
+/** The roots whose subtrees hold `scopes`: the given scope, or each tenant's root scope. */
+function rootsOf(scopes: Scope[], scope: Scope | undefined): Scope[] {
   if (scope) return [scope];
-  return allOf((cursor) => store.scopes.tenants({ limit: PAGE, ...(cursor ? { cursor } : {}) }));
+  return [...new Set(scopes.map(tenantOf))].map(tenantRootScope);
 }
 
 async function exportScope(store: Store, scope: Scope, audit: AuditEntry[]): Promise<ScopeSnapshot> {
@@ -179,15 +186,8 @@ async function exportScope(store: Store, scope: Scope, audit: AuditEntry[]): Pro
  * stores holding the same memory give the same JSON.
  */
 export async function exportSnapshot(store: Store, options: ExportOptions = {}): Promise<MemorySnapshot> {
-  const roots = await rootsOf(store, options.scope);
-  const scopes: Scope[] = [];
-  for (const root of roots) {
-    scopes.push(
-      ...(await allOf((cursor) =>
-        store.scopes.list({ scope: root, limit: PAGE, ...(cursor ? { cursor } : {}) }),
-      )),
-    );
-  }
+  const scopes = await scopesOf(store, options.scope);
+  const roots = rootsOf(scopes, options.scope);
   // One read of each root's audit log (a subtree listing), shared out to the scopes.
   const auditByScope = new Map<string, AuditEntry[]>();
   for (const root of roots) {

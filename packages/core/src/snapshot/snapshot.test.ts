@@ -95,7 +95,7 @@ describe('memory.export / memory.import', () => {
       const error = await memory.import(attempt).catch((e: unknown) => e);
       expect(StrataError.isInstance(error) && error.code).toBe('invalid_input');
     }
-    expect((await memory.store.scopes.tenants({})).items).toEqual([]);
+    expect((await memory.store.scopes.list({})).items).toEqual([]);
   });
 
   it('refuses a snapshot that clashes with stored records (conflict) and writes none of it', async () => {

@@ -311,16 +311,17 @@ export interface ScopeDriver {
    * Deepest first (most levels set), then by org, user, agent and thread id in byte order, an unset
    * level before any id. Each scope is listed once, with unset levels left out.
    *
+   * Without `scope`, every scope in the store, of every tenant (org-rooted and user-rooted alike),
+   * in the same order and with the same paging; each is listed once. This is an operator-level read,
+   * for tools that show what a store holds (`strata inspect`): like the listing of a subtree, it
+   * applies no principal or access-level filter, so never hand its result to an end user unchecked.
+   *
    * Reads see a scope and its ancestors, never its descendants, so batch work over a subtree
    * (consolidation, finding an item by id, exporting a user) reads each listed scope in turn. The
-   * cost grows with the number of distinct scopes in the subtree, not with the rows they hold.
+   * cost grows with the number of distinct scopes listed (in the subtree, or in the store), not with
+   * the rows they hold.
    */
   list(args: Args<typeof scopeArgs.list>): Promise<Page<Scope>>;
-  /**
-   * The root scope of every tenant holding at least one row in any sub-store (what `list` needs
-   * to walk a whole store, e.g. to export it), by tenant key (`org:acme`, `user:maria`) in byte order.
-   */
-  tenants(args: Args<typeof scopeArgs.tenants>): Promise<Page<Scope>>;
 }
 
 export interface StoreCapabilities {

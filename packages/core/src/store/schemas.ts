@@ -713,8 +713,9 @@ export const auditArgs = {
 };
 
 export const scopeArgs = {
-  list: z.object({ scope: scopeSchema, limit: limitSchema.default(100), cursor: cursorSchema }).strict(),
-  tenants: z.object({ limit: limitSchema.default(100), cursor: cursorSchema }).strict(),
+  list: z
+    .object({ scope: scopeSchema.optional(), limit: limitSchema.default(100), cursor: cursorSchema })
+    .strict(),
 };
 
 export const storeArgs = {

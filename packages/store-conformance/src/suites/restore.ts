@@ -1,6 +1,6 @@
-import { type FactRecord, type MessageRecord, type Scope, tenantOf } from '@strata-memory/core';
+import type { FactRecord, MessageRecord } from '@strata-memory/core';
 import { describe, expect, it } from 'vitest';
-import { allPages, DAY, expectCode, newTenant, provenance, T0, useStore } from '../fixtures.ts';
+import { DAY, expectCode, newTenant, provenance, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';
 
 /** `restore` writes records back as they were (an import): ids, versions, sequence numbers and times kept. */
@@ -144,23 +144,6 @@ export function restoreSuite(options: StoreConformanceOptions): void {
         status: ['active', 'pending_review', 'superseded', 'stale'],
       });
       expect(all.items.map((f) => f.id)).toEqual([t.id('a')]);
-    });
-
-    it('lists the root scope of every tenant holding rows, by tenant key, page by page', async () => {
-      const t = newTenant();
-      await store().state.set({ scope: t.aliceThread, key: 'k', value: 1 });
-      await store().audit.append({ entries: [{ id: t.id('a1'), scope: t.bareAlice, action: 'test.run' }] });
-      const tenantKey = (s: Scope) => tenantOf(s);
-      const { items, pages } = await allPages((cursor) => store().scopes.tenants({ limit: 7, cursor }));
-      const listed = items.map(tenantKey);
-      expect(items).toContainEqual(t.org);
-      expect(items).toContainEqual(t.bareAlice);
-      expect(items).not.toContainEqual(t.otherOrgAlice);
-      // Roots only, each once, in byte order of the tenant key.
-      for (const scope of items) expect(Object.keys(scope)).toHaveLength(1);
-      expect(listed).toEqual([...new Set(listed)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-      expect(pages).toBeGreaterThanOrEqual(Math.ceil(items.length / 7));
-      await expectCode(store().scopes.tenants({ cursor: 'nonsense' }), 'invalid_input');
     });
 
     it('restores state entries with their versions and refuses an existing key', async () => {

@@ -1,4 +1,4 @@
-import { type Scope, scopeKey } from '@strata-memory/core';
+import { type Scope, type Store, scopeColumns, scopeDepth, scopeKey } from '@strata-memory/core';
 import { describe, expect, it } from 'vitest';
 import {
   allPages,
@@ -17,9 +17,42 @@ import { reviewItem } from './review.ts';
 
 const keys = (scopes: Scope[]) => scopes.map(scopeKey);
 
-/** Every page of `scopes.list` at `scope`. */
-async function listAll(store: () => import('@strata-memory/core').Store, scope: Scope, limit?: number) {
-  return allPages((cursor) => store().scopes.list({ scope, limit, cursor }));
+/** Every page of `scopes.list` at `scope` (of the whole store without one). */
+async function listAll(store: () => Store, scope: Scope | undefined, limit?: number) {
+  return allPages((cursor) => store().scopes.list({ ...(scope ? { scope } : {}), limit, cursor }));
+}
+
+/** The documented order: deepest first, then level by level, an unset level before any id. */
+function compareScopes(a: Scope, b: Scope): number {
+  const depth = scopeDepth(b) - scopeDepth(a);
+  if (depth !== 0) return depth;
+  const ca = scopeColumns(a);
+  const cb = scopeColumns(b);
+  for (const level of ['org', 'user', 'agent', 'thread'] as const) {
+    if (ca[level] !== cb[level]) return Buffer.compare(Buffer.from(ca[level]), Buffer.from(cb[level]));
+  }
+  return 0;
+}
+
+/** Scopes of several tenants, each kind of row somewhere, user-rooted tenants among them. */
+async function severalTenants(store: Store) {
+  const first = newTenant();
+  const second = newTenant();
+  const { scopes: a } = await spread(store, first);
+  const { scopes: b } = await spread(store, second);
+  const bareThread = { ...first.bareAlice, threadId: 't1' };
+  await store.state.set({ scope: bareThread, key: 'k', value: 1 });
+  // User-rooted scopes holding nothing but an audit entry, or a review item.
+  const auditOnly = { userId: uniqueId('auditor') };
+  const reviewOnly = { userId: uniqueId('reviewer'), agentId: 'triage' };
+  await store.audit.append({
+    entries: [{ id: first.id('aud-only'), scope: auditOnly, action: 'test.audit' }],
+  });
+  await store.review.add({ item: reviewItem(reviewOnly, first.id('rev-only')) });
+  const expected = [...Object.values(a), ...Object.values(b), bareThread, auditOnly, reviewOnly].sort(
+    compareScopes,
+  );
+  return { first, second, expected };
 }
 
 /** A tenant whose subtree holds rows of every kind, each kind at its own scope. */
@@ -126,6 +159,62 @@ export function scopesSuite(options: StoreConformanceOptions): void {
       await expectCode(store().scopes.list({ scope: t.org, cursor: 'not-a-cursor' }), 'invalid_input');
       await expectCode(store().scopes.list({ scope: t.org, limit: 0 }), 'invalid_input');
       await expectCode(store().scopes.list({ scope: {} }), 'invalid_scope');
+    });
+
+    it('without a scope, lists every scope of every tenant in order, each once, paging across tenants', async () => {
+      const empty = await (options.createEmpty ?? options.create)();
+      try {
+        const { expected } = await severalTenants(empty);
+        const whole = await empty.scopes.list({ limit: 1000 });
+        expect(whole.nextCursor).toBeUndefined();
+        expect(keys(whole.items)).toEqual(keys(expected));
+        // Unset levels are left out, as in a subtree listing.
+        expect(whole.items).toEqual(expected);
+        for (const limit of [1, 2, 3]) {
+          const paged = await listAll(() => empty, undefined, limit);
+          expect(paged.pages).toBe(Math.ceil(expected.length / limit));
+          expect(keys(paged.items)).toEqual(keys(expected));
+        }
+        expect(keys((await empty.scopes.list({})).items)).toEqual(keys(expected));
+      } finally {
+        await empty.close();
+      }
+    });
+
+    it('lists nothing for an empty store, and nothing of a forgotten tenant', async () => {
+      const empty = await (options.createEmpty ?? options.create)();
+      try {
+        expect(await empty.scopes.list({})).toEqual({ items: [] });
+        const t = newTenant();
+        await empty.state.set({ scope: t.aliceThread, key: 'k', value: 1 });
+        await empty.audit.append({
+          entries: [{ id: t.id('aud'), scope: t.bareAlice, action: 'test.audit' }],
+        });
+        expect(keys((await empty.scopes.list({})).items)).toEqual(keys([t.aliceThread, t.bareAlice]));
+        await empty.forget({ scope: t.org });
+        await empty.forget({ scope: t.bareAlice });
+        expect(await empty.scopes.list({})).toEqual({ items: [] });
+      } finally {
+        await empty.close();
+      }
+    });
+
+    it('without a scope, a store holding many tenants lists each of them once, in order', async () => {
+      const { first, second, expected } = await severalTenants(store());
+      const mine = new Set(keys(expected));
+      const all = await listAll(store, undefined, 500);
+      const listed = keys(all.items);
+      expect(new Set(listed).size).toBe(listed.length);
+      const sorted = [...all.items].sort(compareScopes);
+      expect(listed).toEqual(keys(sorted));
+      expect(listed.filter((key) => mine.has(key))).toEqual(keys(expected));
+      // The same scopes as each tenant's own listing, in the same order.
+      for (const root of [first.org, second.org]) {
+        const subtree = keys((await listAll(store, root)).items);
+        expect(listed.filter((key) => subtree.includes(key))).toEqual(subtree);
+      }
+      await expectCode(store().scopes.list({ cursor: 'not-a-cursor' }), 'invalid_input');
+      await expectCode(store().scopes.list({ limit: 0 }), 'invalid_input');
     });
 
     it('drops a scope once its last row is gone, whichever sub-store held it', async () => {

@@ -1,4 +1,4 @@
-import { type Scope, type ScopeDriver, tenantRootScope } from '@strata-memory/core';
+import type { Scope, ScopeDriver } from '@strata-memory/core';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { subtreeSql } from '../sql/scope-filter.ts';
@@ -22,6 +22,7 @@ const SCOPED_TABLES = [
 ] as const;
 
 const LEVELS = 'org_id, user_id, agent_id, thread_id';
+const PREVIOUS_LEVELS = 'w.org_id, w.user_id, w.agent_id, w.thread_id';
 
 interface ListedScope extends Omit<ScopeRow, 'tenant_id'> {
   depth: number;
@@ -29,26 +30,34 @@ interface ListedScope extends Omit<ScopeRow, 'tenant_id'> {
 
 /**
  * One recursive CTE per table, a loose index scan: each step seeks the table's scope-led index to
- * the first row after the previous scope, so a table is read once per distinct scope of the
- * subtree, however many rows each holds. All of it is one statement (one round trip).
+ * the first row after the previous scope, so a table is read once per distinct scope listed,
+ * however many rows each holds. All of it is one statement (one round trip). With `subtree`, the
+ * tenant is fixed and the walk goes over the four levels; without it, over the tenant and the four
+ * levels, tenant after tenant, through the same index.
  */
-function skipScan(schema: string, table: string, subtree: string): string {
+function skipScan(schema: string, table: string, subtree: string | undefined): string {
   const name = `walk_${table}`;
+  const columns = subtree === undefined ? `tenant_id, ${LEVELS}` : LEVELS;
+  const previous = subtree === undefined ? `w.tenant_id, ${PREVIOUS_LEVELS}` : PREVIOUS_LEVELS;
+  const where = (...conditions: string[]) => {
+    const all = subtree === undefined ? conditions : [subtree, ...conditions];
+    return all.length > 0 ? `WHERE ${all.join(' AND ')}` : '';
+  };
   return `${name} AS (
-      (SELECT ${LEVELS} FROM ${schema}.${table} WHERE ${subtree} ORDER BY ${LEVELS} LIMIT 1)
+      (SELECT ${columns} FROM ${schema}.${table} ${where()} ORDER BY ${columns} LIMIT 1)
       UNION ALL
       SELECT next.* FROM ${name} w CROSS JOIN LATERAL (
-        SELECT ${LEVELS} FROM ${schema}.${table}
-         WHERE ${subtree} AND (${LEVELS}) > (w.org_id, w.user_id, w.agent_id, w.thread_id)
-         ORDER BY ${LEVELS} LIMIT 1) next)`;
+        SELECT ${columns} FROM ${schema}.${table}
+         ${where(`(${columns}) > (${previous})`)}
+         ORDER BY ${columns} LIMIT 1) next)`;
 }
 
 export function scopeDriver(db: Database): ScopeDriver {
   return {
-    async list({ scope, limit, cursor }: { scope: Scope; limit: number; cursor?: string }) {
+    async list({ scope, limit, cursor }: { scope?: Scope; limit: number; cursor?: string }) {
       const { schema } = await db.names();
       const p = new Params();
-      const subtree = subtreeSql(scope, p);
+      const subtree = scope === undefined ? undefined : subtreeSql(scope, p);
       const walks = SCOPED_TABLES.map((table) => skipScan(schema, table, subtree));
       const union = SCOPED_TABLES.map((table) => `SELECT ${LEVELS} FROM walk_${table}`).join(' UNION ');
       const where: string[] = [];
@@ -85,33 +94,6 @@ export function scopeDriver(db: Database): ScopeDriver {
         (row) => scopeOfRow({ tenant_id: '', ...row }),
         (row) =>
           encodeCursor('scopes', [Number(row.depth), row.org_id, row.user_id, row.agent_id, row.thread_id]),
-      );
-    },
-
-    async tenants({ limit, cursor }) {
-      const { schema } = await db.names();
-      const p = new Params();
-      const after = cursor === undefined ? undefined : decodeCursor('tenants', cursor, ['string'])[0];
-      const start = after === undefined ? 'TRUE' : `tenant_id > ${p.add(after)}::text COLLATE "C"`;
-      // A loose index scan per table over its tenant-led index: one seek per distinct tenant.
-      const walks = SCOPED_TABLES.map(
-        (table) => `tenants_${table} AS (
-          (SELECT tenant_id FROM ${schema}.${table} WHERE ${start} ORDER BY tenant_id LIMIT 1)
-          UNION ALL
-          SELECT next.tenant_id FROM tenants_${table} w CROSS JOIN LATERAL (
-            SELECT tenant_id FROM ${schema}.${table} WHERE tenant_id > w.tenant_id ORDER BY tenant_id LIMIT 1) next)`,
-      );
-      const union = SCOPED_TABLES.map((table) => `SELECT tenant_id FROM tenants_${table}`).join(' UNION ');
-      const result = await db.query<{ tenant_id: string }>(
-        `WITH RECURSIVE ${walks.join(',\n')}
-         SELECT tenant_id FROM (${union}) found ORDER BY tenant_id COLLATE "C" LIMIT ${p.add(limit + 1)}`,
-        p.values,
-      );
-      return pageOf(
-        result.rows,
-        limit,
-        (row) => tenantRootScope(row.tenant_id),
-        (row) => encodeCursor('tenants', [row.tenant_id]),
       );
     },
   };

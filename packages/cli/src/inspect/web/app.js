@@ -27,15 +27,24 @@ function viewFromHash() {
   return VIEWS.some(([id]) => id === name) ? name : 'facts';
 }
 
-/** The scopes under the root, to pick one from. */
+/**
+ * The scopes under the root (every scope in the store without one), as a tree to pick from. With
+ * no scope picked yet, picks the one the API suggests: the first that holds facts.
+ */
 function ScopeList({ root, scope, onPick }) {
   const scopes = useLoad(() => api('/api/scopes', { query: { root } }), [root]);
+  useEffect(() => {
+    if (scope === undefined && scopes.data?.start) onPick(scopeText(scopes.data.start));
+  }, [scopes.data]);
   const items = (scopes.data?.items ?? []).map(scopeText);
-  if (!items.includes(root)) items.push(root);
+  // Each tenant's root heads its branch of the tree, even when nothing is stored at the root itself.
+  const heads = root === undefined ? items.map((text) => text.split(',')[0]) : [root];
+  for (const head of heads) if (!items.includes(head)) items.push(head);
   items.sort();
   return html`<nav class="scopes" aria-label="Scopes">
-    <h2>Scopes</h2>
+    <h2>${root === undefined ? 'All scopes' : 'Scopes'}</h2>
     <${ErrorLine} error=${scopes.error} />
+    ${scopes.data && items.length === 0 ? html`<p class="muted small">This store holds nothing yet.</p>` : ''}
     <ul>
       ${items.map((text) => {
         // Indented by depth, showing its own level; the full scope is its name and tooltip.
@@ -53,7 +62,7 @@ function ScopeList({ root, scope, onPick }) {
   </nav>`;
 }
 
-function RootForm({ root, onOpen }) {
+function RootForm({ root, onOpen, onAll }) {
   const [draft, setDraft] = useState(root ?? '');
   function submit(event) {
     event.preventDefault();
@@ -62,11 +71,13 @@ function RootForm({ root, onOpen }) {
   return html`<form class="row" onSubmit=${submit}>
     <input aria-label="Root scope" placeholder="org=acme" value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)} />
     <button type="submit">Open scope</button>
+    ${root === undefined ? '' : html`<button type="button" onClick=${onAll}>All scopes</button>`}
   </form>`;
 }
 
 function App() {
   const info = useLoad(() => api('/api/info'), []);
+  // The root the scope list is under (undefined: every scope in the store), and the scope shown.
   const [root, setRoot] = useState(undefined);
   const [scope, setScope] = useState(undefined);
   const [view, setView] = useState(viewFromHash());
@@ -91,21 +102,30 @@ function App() {
     setScope(text);
   }
 
+  function openAll() {
+    localStorage.removeItem(ROOT_KEY);
+    setRoot(undefined);
+    setScope(undefined);
+  }
+
   const Current = VIEWS.find(([id]) => id === view)?.[2] ?? FactsView;
   return html`<div class="shell">
     <header class="top">
       <h1>Strata inspector</h1>
       <span class="muted small">${info.data?.store ?? ''}</span>
       <div class="grow"></div>
-      <${RootForm} key=${root ?? ''} root=${root} onOpen=${open} />
+      <${RootForm} key=${root ?? ''} root=${root} onOpen=${open} onAll=${openAll} />
     </header>
     <${ErrorLine} error=${info.error} />
     ${
-      root === undefined
-        ? html`<main class="empty"><p>Name the scope to inspect (a tenant such as <code>org=acme</code> or <code>user=maria</code>) in the box above, or start <code>strata inspect --scope org=acme</code>.</p></main>`
+      info.data === undefined
+        ? ''
         : html`<div class="body">
-            <${ScopeList} root=${root} scope=${scope} onPick=${setScope} />
-            <main>
+            <${ScopeList} key=${root ?? ''} root=${root} scope=${scope} onPick=${setScope} />
+            ${
+              scope === undefined
+                ? html`<main class="empty"><p>Pick a scope on the left, or name one (a tenant such as <code>org=acme</code> or <code>user=maria</code>) in the box above.</p></main>`
+                : html`<main>
               <div class="toolbar">
                 <nav class="tabs" aria-label="Views">
                   ${VIEWS.map(
@@ -117,7 +137,8 @@ function App() {
               </div>
               <p class="muted small">Scope <b>${scope}</b> (sees its own items and its ancestors')</p>
               <${Current} key=${`${view}:${scope}`} scope=${scope} search=${search} />
-            </main>
+            </main>`
+            }
           </div>`
     }
   </div>`;

@@ -35,9 +35,11 @@ export class ScopeRegistry {
     return [...entries.values()].map((entry) => entry.scope);
   }
 
-  /** The tenants holding at least one row, in no particular order. */
-  tenantKeys(): string[] {
-    return [...this.tenants.keys()];
+  /** The scopes of every tenant holding at least one row, in no particular order. */
+  *allScopes(): Iterable<Scope> {
+    for (const entries of this.tenants.values()) {
+      for (const entry of entries.values()) yield entry.scope;
+    }
   }
 
   private add(scope: Scope, delta: number): void {

@@ -1,4 +1,4 @@
-import { isInSubtree, scopeDepth, tenantOf, tenantRootScope } from '../../scope/scope.ts';
+import { isInSubtree, scopeDepth, tenantOf } from '../../scope/scope.ts';
 import type { ScopeDriver } from '../contract.ts';
 import { paginate } from './pagination.ts';
 import type { SyncSubStore } from './sync-sub-store.ts';
@@ -7,7 +7,10 @@ import type { MemoryTables } from './tables.ts';
 export function scopeSubStore(tables: MemoryTables): SyncSubStore<ScopeDriver> {
   return {
     list({ scope, limit, cursor }) {
-      const items = [...tables.scopes.scopesOf(tenantOf(scope))].filter((s) => isInSubtree(s, scope));
+      const items =
+        scope === undefined
+          ? [...tables.scopes.allScopes()]
+          : [...tables.scopes.scopesOf(tenantOf(scope))].filter((s) => isInSubtree(s, scope));
       return paginate({
         listing: 'scopes',
         items,
@@ -16,18 +19,6 @@ export function scopeSubStore(tables: MemoryTables): SyncSubStore<ScopeDriver> {
         limit,
         cursor,
       });
-    },
-
-    tenants({ limit, cursor }) {
-      const page = paginate({
-        listing: 'tenants',
-        items: tables.scopes.tenantKeys(),
-        keyOf: (tenant) => [tenant],
-        directions: ['asc'],
-        limit,
-        cursor,
-      });
-      return { ...page, items: page.items.map(tenantRootScope) };
     },
   };
 }
