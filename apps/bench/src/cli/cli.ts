@@ -5,6 +5,9 @@ import { locomoNotes, locomoTable } from '../locomo/locomo-table.ts';
 import { runLocomo } from '../locomo/run-locomo.ts';
 import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
 import { STRATEGY_NAMES, type StrategyName } from '../locomo/strategies/types.ts';
+import { PEER_NAMES, type PeerName } from '../peers/peer-memory.ts';
+import { peersTable } from '../peers/peers-table.ts';
+import { runPeers } from '../peers/run-peers.ts';
 import { perfTable } from '../perf/perf-table.ts';
 import { runPerf } from '../perf/run-perf.ts';
 import { EMBEDDER_KINDS, type EmbedderKind } from '../setup/embedders.ts';
@@ -40,6 +43,15 @@ interface LocomoFlags {
   budget: number[];
   strategies: StrategyName[];
   out?: string;
+  json?: boolean;
+}
+
+interface PeersFlags {
+  data?: string;
+  items: number;
+  queries: number;
+  seed: number;
+  peers: PeerName[];
   json?: boolean;
 }
 
@@ -147,6 +159,33 @@ function buildProgram(io: CliIo): Command {
         },
       );
       io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : perfTable(report));
+    });
+
+  program
+    .command('peers')
+    .description(
+      'Strata beside mem0, Mastra Memory and LangGraph stores, each in its own process, on LoCoMo and the perf corpus.',
+    )
+    .option('--data <dir>', 'directory of LoCoMo conv-*.json files (without it, only the perf corpus runs)')
+    .option('--items <n>', 'perf corpus size', integer({ min: 10, max: 1_000_000 }), 5_000)
+    .option('--queries <n>', 'timed searches on the perf corpus', integer({ min: 1, max: 100_000 }), 200)
+    .option('--seed <n>', 'perf corpus seed', integer({ min: 0, max: 2 ** 31 }), 1)
+    .option('--peers <list>', `peers to run (${PEER_NAMES.join(', ')})`, nameList(PEER_NAMES), [
+      ...PEER_NAMES,
+    ])
+    .option('--json', 'print one JSON object on stdout instead of the tables')
+    .action(async (flags: PeersFlags) => {
+      const report = await runPeers(
+        {
+          ...(flags.data === undefined ? {} : { data: resolve(io.cwd ?? process.cwd(), flags.data) }),
+          items: flags.items,
+          queries: flags.queries,
+          seed: flags.seed,
+          peers: flags.peers,
+        },
+        { progress: progressBar(io.stderr) },
+      );
+      io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : peersTable(report));
     });
 
   return program;
