@@ -38,7 +38,9 @@ function send(message: WorkerMessage): Promise<void> {
 async function run(options: WorkerOptions): Promise<PeerOutcome> {
   const tokenizer = defaultTokenizer();
   const model = localEmbedder();
+  // Load the model and run one pass, so no peer's first turn pays for loading or compiling it.
   await model.warmup();
+  await model.embed({ texts: ['warm-up'] });
   const embedder = timedEmbedder(model);
   const hooks = {
     start: (total: number) => void send({ type: 'start', total }),
