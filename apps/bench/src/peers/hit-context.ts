@@ -13,7 +13,7 @@ export function hitsContext(args: {
 }): PeerContext {
   const lines = args.hits.map((hit) => contextLine({ turns: hit.turnIds, text: hit.text }));
   const { context } = packLines({ lines, budget: args.budget, tokenizer: args.tokenizer });
-  return { turnIds: context.turns, tokens: context.tokens };
+  return { turnIds: context.turns, tokens: context.tokens, hits: [...args.hits] };
 }
 
 /** A turn as the peers store it: who said it, then what was said. */

@@ -5,6 +5,7 @@ import { Mean, MeanTable, recallAtKs, turnRecall, turnsOfFirst } from '../locomo
 import { corpus, corpusQuestion } from '../perf/corpus.ts';
 import { seededRandom } from '../perf/random.ts';
 import { latencySummary } from '../stats/percentile.ts';
+import { CONTEXT_TOP_K } from './hit-context.ts';
 import type { PeerContext, PeerMemory, PeerSearchArgs, PeerTurn } from './peer-memory.ts';
 import type { PeerRun } from './peer-run.ts';
 import type { TimedEmbedder } from './timed-embedder.ts';
@@ -127,23 +128,16 @@ export async function measureLocomo(args: {
       const context = await times.time(peer, embedder, query);
       atBudget.add(turnRecall(evidence, new Set(local(context.turnIds))));
       contextTokens.add(context.tokens);
+      // A context made of one top-10 search already holds the top 10: no second search for it.
+      const topHits = async (k: number) =>
+        context.hits && k === CONTEXT_TOP_K ? context.hits : await peer.search({ ...query, k });
       if (peer.rankedResults) {
-        const hits = await peer.search({ ...query, k: maxK });
-        const ranked = hits.map((hit) => local(hit.turnIds));
+        const ranked = (await topHits(maxK)).map((hit) => local(hit.turnIds));
         for (const [k, recall] of recallAtKs(evidence, ranked, PEER_KS)) atK.add(k, recall);
       } else {
         for (const k of PEER_KS) {
-          const hits = await peer.search({ ...query, k });
-          atK.add(
-            k,
-            turnRecall(
-              evidence,
-              turnsOfFirst(
-                hits.map((hit) => local(hit.turnIds)),
-                k,
-              ),
-            ),
-          );
+          const found = (await topHits(k)).map((hit) => local(hit.turnIds));
+          atK.add(k, turnRecall(evidence, turnsOfFirst(found, k)));
         }
       }
     }

@@ -43,6 +43,8 @@ export interface PeerContext {
   turnIds: string[];
   /** Tokens of the context, by the shared tokenizer. */
   tokens: number;
+  /** The search results the context was made of, when it is one top-`CONTEXT_TOP_K` search. */
+  hits?: PeerHit[];
 }
 
 export interface PeerSearchArgs {
