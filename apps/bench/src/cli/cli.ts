@@ -6,6 +6,7 @@ import { runLocomo } from '../locomo/run-locomo.ts';
 import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
 import { STRATEGY_NAMES, type StrategyName } from '../locomo/strategies/types.ts';
 import { PEER_NAMES, type PeerName } from '../peers/peer-memory.ts';
+import { PEER_DATASETS, type PeerDataset } from '../peers/peer-run.ts';
 import { peersTable } from '../peers/peers-table.ts';
 import { runPeers } from '../peers/run-peers.ts';
 import { perfTable } from '../perf/perf-table.ts';
@@ -52,6 +53,8 @@ interface PeersFlags {
   queries: number;
   seed: number;
   peers: PeerName[];
+  datasets?: PeerDataset[];
+  conversations?: string[];
   json?: boolean;
 }
 
@@ -173,6 +176,16 @@ function buildProgram(io: CliIo): Command {
     .option('--peers <list>', `peers to run (${PEER_NAMES.join(', ')})`, nameList(PEER_NAMES), [
       ...PEER_NAMES,
     ])
+    .option(
+      '--conversations <list>',
+      'only these LoCoMo conversations, e.g. conv-26,conv-30 (default: all)',
+      (value: string) => value.split(',').map((part) => part.trim()),
+    )
+    .option(
+      '--datasets <list>',
+      `datasets to run (${PEER_DATASETS.join(', ')}; default: both with --data, else perf)`,
+      nameList(PEER_DATASETS),
+    )
     .option('--json', 'print one JSON object on stdout instead of the tables')
     .action(async (flags: PeersFlags) => {
       const report = await runPeers(
@@ -182,8 +195,22 @@ function buildProgram(io: CliIo): Command {
           queries: flags.queries,
           seed: flags.seed,
           peers: flags.peers,
+          ...(flags.datasets === undefined ? {} : { datasets: flags.datasets }),
+          ...(flags.conversations === undefined ? {} : { conversations: flags.conversations }),
         },
-        { progress: progressBar(io.stderr) },
+        {
+          progress: progressBar(io.stderr),
+          // A full run takes long: without a progress bar, say what each peer's process did when it ends.
+          onOutcome: (outcome) => {
+            if (io.stderr.isTTY) return;
+            const what = outcome.ok
+              ? `${outcome.items} items, ${outcome.questions} questions`
+              : outcome.error;
+            io.stderr.write(
+              `peers: ${outcome.peer} on ${outcome.dataset}: ${outcome.ok ? 'done' : 'failed'}, ${what}\n`,
+            );
+          },
+        },
       );
       io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : peersTable(report));
     });

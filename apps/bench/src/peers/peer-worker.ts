@@ -6,7 +6,7 @@
 import { defaultTokenizer } from '@strata-memory/core';
 import { localEmbedder } from '@strata-memory/embed-local';
 import { z } from 'zod/v4';
-import { loadConversations } from '../locomo/dataset.ts';
+import { loadConversations, selectConversations } from '../locomo/dataset.ts';
 import { describeError } from './describe-error.ts';
 import { measureLocomo, measurePerf } from './measure-peer.ts';
 import { openPeer, PEER_LABELS } from './open-peer.ts';
@@ -19,6 +19,8 @@ export const workerOptionsSchema = z.object({
   dataset: z.enum(PEER_DATASETS),
   /** LoCoMo folder (absolute), for `locomo`. */
   data: z.string().optional(),
+  /** Only these conversations of the folder (file names without `.json`); all when absent. */
+  conversations: z.array(z.string()).optional(),
   items: z.number().int().min(1),
   queries: z.number().int().min(1),
   seed: z.number().int().min(0),
@@ -47,7 +49,9 @@ async function run(options: WorkerOptions): Promise<PeerOutcome> {
     advance: () => void send({ type: 'advance' }),
   };
   const conversations =
-    options.dataset === 'locomo' ? await loadConversations(options.data ?? '') : undefined;
+    options.dataset === 'locomo'
+      ? selectConversations(await loadConversations(options.data ?? ''), options.conversations)
+      : undefined;
   const peer = await openPeer(options.peer, { embedder, tokenizer });
   try {
     const measured = conversations

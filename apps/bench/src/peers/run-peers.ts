@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { invalidInput } from '@strata-memory/core';
 import type { Progress } from '../cli/progress.ts';
 import { PG_URL_VARIABLE } from '../setup/stores.ts';
 import { CONTEXT_BUDGET_TOKENS, PEER_KS, PERF_USERS } from './measure-peer.ts';
@@ -19,6 +20,10 @@ export interface PeersOptions {
   queries: number;
   seed: number;
   peers: PeerName[];
+  /** LoCoMo conversations to run (ids such as `conv-26`); all of `data` when absent. */
+  conversations?: string[];
+  /** Default: both when `data` is given, else `perf`. */
+  datasets?: PeerDataset[];
 }
 
 export interface PeersReport {
@@ -92,7 +97,10 @@ export async function runPeerProcess(options: WorkerOptions, progress: Progress)
  * the perf corpus), in a process of its own with the same embedder and tokenizer; then Strata's
  * ratio against the best other peer for each figure.
  */
-export async function runPeers(options: PeersOptions, hooks: { progress: Progress }): Promise<PeersReport> {
+export async function runPeers(
+  options: PeersOptions,
+  hooks: { progress: Progress; onOutcome?: (outcome: PeerOutcome) => void },
+): Promise<PeersReport> {
   const skipped: PeersReport['skipped'] = [];
   const peers = options.peers.filter((peer) => {
     if (SERVER_PEERS.includes(peer) && !process.env[PG_URL_VARIABLE]) {
@@ -101,23 +109,26 @@ export async function runPeers(options: PeersOptions, hooks: { progress: Progres
     }
     return true;
   });
-  const datasets: PeerDataset[] = options.data ? ['locomo', 'perf'] : ['perf'];
+  const datasets: PeerDataset[] = options.datasets ?? (options.data ? ['locomo', 'perf'] : ['perf']);
+  if (datasets.includes('locomo') && !options.data)
+    throw invalidInput('The locomo dataset needs --data <dir>.');
   const runs: PeerOutcome[] = [];
   for (const dataset of datasets) {
     for (const peer of peers) {
-      runs.push(
-        await runPeerProcess(
-          {
-            peer,
-            dataset,
-            ...(options.data ? { data: options.data } : {}),
-            items: options.items,
-            queries: options.queries,
-            seed: options.seed,
-          },
-          hooks.progress,
-        ),
+      const outcome = await runPeerProcess(
+        {
+          peer,
+          dataset,
+          ...(options.data ? { data: options.data } : {}),
+          ...(options.conversations ? { conversations: options.conversations } : {}),
+          items: options.items,
+          queries: options.queries,
+          seed: options.seed,
+        },
+        hooks.progress,
       );
+      runs.push(outcome);
+      hooks.onOutcome?.(outcome);
     }
   }
   const cpu = cpus();
