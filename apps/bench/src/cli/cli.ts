@@ -200,15 +200,9 @@ function buildProgram(io: CliIo): Command {
         },
         {
           progress: progressBar(io.stderr),
-          // A full run takes long: without a progress bar, say what each peer's process did when it ends.
+          // A full run takes long: without a progress bar, give each peer's figures as soon as they are in.
           onOutcome: (outcome) => {
-            if (io.stderr.isTTY) return;
-            const what = outcome.ok
-              ? `${outcome.items} items, ${outcome.questions} questions`
-              : outcome.error;
-            io.stderr.write(
-              `peers: ${outcome.peer} on ${outcome.dataset}: ${outcome.ok ? 'done' : 'failed'}, ${what}\n`,
-            );
+            if (!io.stderr.isTTY) io.stderr.write(`peers: ${JSON.stringify(outcome)}\n`);
           },
         },
       );
