@@ -17,9 +17,9 @@ export const PEER_LABELS: Record<PeerName, string> = {
   mastra: `@mastra/memory ${MASTRA_MEMORY_VERSION} + @mastra/libsql ${MASTRA_LIBSQL_VERSION}`,
   'langgraph-memory': `@langchain/langgraph ${LANGGRAPH_VERSION} InMemoryStore`,
   'langgraph-postgres': `@langchain/langgraph-checkpoint-postgres ${LANGGRAPH_POSTGRES_VERSION} PostgresStore`,
-  'strata-sqlite': 'Strata (SQLite file)',
-  'strata-postgres': 'Strata (PostgreSQL server)',
-  'strata-memory': 'Strata (in memory)',
+  'strata-sqlite': 'Strata (sqlite file)',
+  'strata-postgres': 'Strata (server)',
+  'strata-memory': 'Strata (in-process)',
 };
 
 function serverUrl(peer: PeerName): string {

@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { invalidInput } from '@strata-memory/core';
 import type { Progress } from '../cli/progress.ts';
+import { loadConversations, selectConversations } from '../locomo/dataset.ts';
 import { PG_URL_VARIABLE } from '../setup/stores.ts';
 import { CONTEXT_BUDGET_TOKENS, PEER_KS, PERF_USERS } from './measure-peer.ts';
 import { PEER_LABELS } from './open-peer.ts';
@@ -110,8 +111,11 @@ export async function runPeers(
     return true;
   });
   const datasets: PeerDataset[] = options.datasets ?? (options.data ? ['locomo', 'perf'] : ['perf']);
-  if (datasets.includes('locomo') && !options.data)
-    throw invalidInput('The locomo dataset needs --data <dir>.');
+  if (datasets.includes('locomo')) {
+    if (!options.data) throw invalidInput('The locomo dataset needs --data <dir>.');
+    // Bad data or an unknown conversation fails here, once, before any peer's process starts.
+    selectConversations(await loadConversations(options.data), options.conversations);
+  }
   const runs: PeerOutcome[] = [];
   for (const dataset of datasets) {
     for (const peer of peers) {
