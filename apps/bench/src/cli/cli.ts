@@ -5,6 +5,10 @@ import { locomoNotes, locomoTable } from '../locomo/locomo-table.ts';
 import { runLocomo } from '../locomo/run-locomo.ts';
 import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
 import { STRATEGY_NAMES, type StrategyName } from '../locomo/strategies/types.ts';
+import { PEER_NAMES, type PeerName } from '../peers/peer-memory.ts';
+import { PEER_DATASETS, type PeerDataset } from '../peers/peer-run.ts';
+import { peersTable } from '../peers/peers-table.ts';
+import { runPeers } from '../peers/run-peers.ts';
 import { perfTable } from '../perf/perf-table.ts';
 import { runPerf } from '../perf/run-perf.ts';
 import { EMBEDDER_KINDS, type EmbedderKind } from '../setup/embedders.ts';
@@ -40,6 +44,17 @@ interface LocomoFlags {
   budget: number[];
   strategies: StrategyName[];
   out?: string;
+  json?: boolean;
+}
+
+interface PeersFlags {
+  data?: string;
+  items: number;
+  queries: number;
+  seed: number;
+  peers: PeerName[];
+  datasets?: PeerDataset[];
+  conversations?: string[];
   json?: boolean;
 }
 
@@ -147,6 +162,51 @@ function buildProgram(io: CliIo): Command {
         },
       );
       io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : perfTable(report));
+    });
+
+  program
+    .command('peers')
+    .description(
+      'Strata beside mem0, Mastra Memory and LangGraph stores, each in its own process, on LoCoMo and the perf corpus.',
+    )
+    .option('--data <dir>', 'directory of LoCoMo conv-*.json files (without it, only the perf corpus runs)')
+    .option('--items <n>', 'perf corpus size', integer({ min: 10, max: 1_000_000 }), 5_000)
+    .option('--queries <n>', 'timed searches on the perf corpus', integer({ min: 1, max: 100_000 }), 200)
+    .option('--seed <n>', 'perf corpus seed', integer({ min: 0, max: 2 ** 31 }), 1)
+    .option('--peers <list>', `peers to run (${PEER_NAMES.join(', ')})`, nameList(PEER_NAMES), [
+      ...PEER_NAMES,
+    ])
+    .option(
+      '--conversations <list>',
+      'only these LoCoMo conversations, e.g. conv-26,conv-30 (default: all)',
+      (value: string) => value.split(',').map((part) => part.trim()),
+    )
+    .option(
+      '--datasets <list>',
+      `datasets to run (${PEER_DATASETS.join(', ')}; default: both with --data, else perf)`,
+      nameList(PEER_DATASETS),
+    )
+    .option('--json', 'print one JSON object on stdout instead of the tables')
+    .action(async (flags: PeersFlags) => {
+      const report = await runPeers(
+        {
+          ...(flags.data === undefined ? {} : { data: resolve(io.cwd ?? process.cwd(), flags.data) }),
+          items: flags.items,
+          queries: flags.queries,
+          seed: flags.seed,
+          peers: flags.peers,
+          ...(flags.datasets === undefined ? {} : { datasets: flags.datasets }),
+          ...(flags.conversations === undefined ? {} : { conversations: flags.conversations }),
+        },
+        {
+          progress: progressBar(io.stderr),
+          // A full run takes long: without a progress bar, give each peer's figures as soon as they are in.
+          onOutcome: (outcome) => {
+            if (!io.stderr.isTTY) io.stderr.write(`peers: ${JSON.stringify(outcome)}\n`);
+          },
+        },
+      );
+      io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : peersTable(report));
     });
 
   return program;

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { StrataError } from '@strata-memory/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TINY_DIR } from '../../test/fixtures.ts';
-import { allTurns, loadConversations, parseConversation, TURN_SPACING_MS } from './dataset.ts';
+import {
+  allTurns,
+  loadConversations,
+  parseConversation,
+  selectConversations,
+  TURN_SPACING_MS,
+} from './dataset.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -125,5 +131,21 @@ describe('loadConversations', () => {
       caught = error;
     }
     expect(StrataError.hasCode(caught, 'invalid_input')).toBe(true);
+  });
+});
+
+describe('selectConversations', () => {
+  it('keeps the named conversations, all of them without names, and rejects a name it does not hold', async () => {
+    const all = await loadConversations(TINY_DIR);
+    expect(selectConversations(all, undefined)).toBe(all);
+    expect(selectConversations(all, ['conv-1']).map((c) => c.id)).toEqual(['conv-1']);
+    let error: unknown;
+    try {
+      selectConversations(all, ['conv-1', 'conv-99']);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(StrataError.hasCode(error, 'invalid_input')).toBe(true);
+    expect((error as Error).message).toContain('conv-99');
   });
 });

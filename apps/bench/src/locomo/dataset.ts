@@ -151,6 +151,24 @@ export async function loadConversations(dir: string): Promise<Conversation[]> {
   return conversations;
 }
 
+/**
+ * The conversations whose ids are in `ids` (all of them when `ids` is undefined), in their order;
+ * an id that names none is rejected with `invalid_input`.
+ */
+export function selectConversations(
+  conversations: Conversation[],
+  ids: readonly string[] | undefined,
+): Conversation[] {
+  if (ids === undefined) return conversations;
+  const unknown = ids.filter((id) => !conversations.some((conversation) => conversation.id === id));
+  if (unknown.length > 0) {
+    throw invalidInput(
+      `No conversation ${unknown.join(', ')} in --data; it holds ${conversations.map((c) => c.id).join(', ')}.`,
+    );
+  }
+  return conversations.filter((conversation) => ids.includes(conversation.id));
+}
+
 /** All turns of a conversation, in order. */
 export function allTurns(conversation: Conversation): Turn[] {
   return conversation.sessions.flatMap((session) => session.turns);

@@ -23,7 +23,8 @@ export interface BenchStore {
   close(): Promise<void>;
 }
 
-async function directoryBytes(dir: string): Promise<number> {
+/** Bytes of every file under `dir`. */
+export async function directoryBytes(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
@@ -115,16 +116,7 @@ async function openServerSchema(connectionString: string): Promise<BenchStore> {
     kind: 'postgres',
     backend: 'server',
     store,
-    diskBytes: () =>
-      admin(async (client) => {
-        const result = await client.query<{ bytes: string }>(
-          `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
-             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
-          [schema],
-        );
-        return Number(result.rows[0]?.bytes ?? 0);
-      }),
+    diskBytes: () => schemaBytes(connectionString, schema),
     async close() {
       try {
         await store.close();
@@ -133,4 +125,22 @@ async function openServerSchema(connectionString: string): Promise<BenchStore> {
       }
     },
   };
+}
+
+/** Bytes of every table and materialised view in `schema` (with their indexes and TOAST) on the server. */
+export async function schemaBytes(connectionString: string, schema: string): Promise<number> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const result = await client.query<{ bytes: string }>(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+      [schema],
+    );
+    return Number(result.rows[0]?.bytes ?? 0);
+  } finally {
+    await client.end();
+  }
 }
