@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { idSchema, scopeSchema } from '../scope/scope.ts';
+import type { ForgetCounts } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import {
   jsonValueSchema,
@@ -208,19 +209,9 @@ export type MemorySnapshot = z.infer<typeof memorySnapshotSchema>;
 /** Everything stored at exactly one scope of a snapshot. */
 export type ScopeSnapshot = z.infer<typeof scopeSnapshotSchema>;
 
-/** How many records of each kind a snapshot holds (or an import wrote). */
-export interface SnapshotCounts {
+/** How many records of each kind a snapshot holds (or an import wrote): the layers `forget` counts, and the scopes. */
+export interface SnapshotCounts extends ForgetCounts {
   scopes: number;
-  threads: number;
-  messages: number;
-  episodes: number;
-  facts: number;
-  nodes: number;
-  edges: number;
-  state: number;
-  ledger: number;
-  review: number;
-  audit: number;
 }
 
 /** Counts the records of a snapshot. */
