@@ -34,6 +34,22 @@ describe('agent turns', () => {
     expect(turnToObserve([new AIMessage('no human yet')])).toEqual([]);
   });
 
+  it('an AI reply keeps no agent name, so it renders as an assistant turn like in the other adapters', async () => {
+    const memory = newMemory();
+    const scope = { userId: 'ada', threadId: 't1' };
+    const turn = turnToObserve([
+      new HumanMessage({ content: 'Supplier X takes 45 days', id: 'h', name: 'Ada' }),
+      new AIMessage({ content: 'Noted: Supplier X takes 45 days.', id: 'a', name: 'model' }),
+    ]);
+    expect(turn.map((m) => [m.role, m.name])).toEqual([
+      ['user', 'Ada'],
+      ['assistant', undefined],
+    ]);
+    await memory.observe(scope, turn, { extract: false });
+    const rendered = (await memory.recall(scope, { query: 'Supplier X' })).render();
+    expect(rendered).not.toContain('model:');
+  });
+
   it('observing the same turn twice stores it once; a reused id with new content is new', async () => {
     const memory = newMemory();
     const scope = { userId: 'ada', threadId: 't1' };

@@ -35,7 +35,9 @@ function observedId(message: BaseMessage, input: ObserveInput): string | undefin
 /**
  * What one agent turn adds to memory: the latest human message and every AI message after it (its
  * text and tool calls). Tool results and system messages are not observed. Empty when the state
- * holds no human message.
+ * holds no human message. An AI message's `name` is dropped: the agent graph stamps its own name
+ * (`model` by default) on every reply, so keeping it would label assistant turns differently from
+ * the other adapters; they are recorded as plain `assistant` turns.
  */
 export function turnToObserve(messages: readonly BaseMessage[]): ObserveInput[] {
   const start = lastHumanIndex(messages);
@@ -43,7 +45,8 @@ export function turnToObserve(messages: readonly BaseMessage[]): ObserveInput[] 
   const inputs: ObserveInput[] = [];
   for (const message of messages.slice(start)) {
     if (!HumanMessage.isInstance(message) && !AIMessage.isInstance(message)) continue;
-    const input = toObserveInput(message);
+    const { name, ...rest } = toObserveInput(message);
+    const input: ObserveInput = name && HumanMessage.isInstance(message) ? { ...rest, name } : rest;
     if (!input.content.trim() && !input.toolCalls?.length) continue;
     const id = observedId(message, input);
     inputs.push(id ? { ...input, id } : input);
