@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { StrataError } from '../errors/strata-error.ts';
+import { translateIssues } from '../validation/issue-message.ts';
 import { unstorableTextReason } from '../validation/storable-text.ts';
 
 /**
@@ -36,9 +37,9 @@ export const MAX_ID_LENGTH = MAX_ID_BYTES;
 /** An identifier: 1..256 bytes of UTF-8, valid Unicode, no control characters. */
 export const idSchema = z
   .string()
-  .min(1, 'must not be empty')
+  .min(1, 'must not be empty: pass a non-empty id')
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
   .refine((id) => unstorableTextReason(id) === undefined, 'must be valid Unicode (no lone UTF-16 surrogate)')
   .superRefine((id, ctx) => {
     // Characters are 1-4 bytes: only a string longer than a quarter of the limit can exceed it.
@@ -72,10 +73,17 @@ export const scopeSchema = z
 export function parseScope(input: unknown, argument = 'scope'): Scope {
   const result = scopeSchema.safeParse(input);
   if (!result.success) {
+    const issues = translateIssues(result.error, scopeSchema, {}, argument);
     throw new StrataError({
       code: 'invalid_scope',
-      message: `Invalid ${argument}: ${result.error.issues.map((i) => `${i.path.join('.') || argument} ${i.message}`).join('; ')}`,
-      details: { issues: result.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
+      message: `Invalid ${argument}: ${issues.map((i) => (i.message.startsWith(i.path || argument) ? i.message : `${i.path || argument}: ${i.message}`)).join('; ')}`,
+      details: {
+        issues: issues.map((i) => ({
+          path: i.path ? i.path.split('.') : [],
+          message: i.message,
+          ...(i.suggestion ? { suggestion: i.suggestion } : {}),
+        })),
+      },
     });
   }
   return normalizeScope(result.data);

@@ -2,6 +2,7 @@ import type { z } from 'zod/v4';
 import { StrataError, unsupported } from '../errors/strata-error.ts';
 import { normalizeScope, type Scope } from '../scope/scope.ts';
 import { inputShapeIssue } from '../validation/input-shape.ts';
+import { translateIssues, type ValidationIssue } from '../validation/issue-message.ts';
 import {
   STORE_SPECIFICATION_VERSION,
   type Store,
@@ -37,11 +38,7 @@ const subStoreSchemas = {
 
 type SubStoreName = keyof typeof subStoreSchemas;
 
-interface Issue {
-  path: string;
-  message: string;
-  code: string;
-}
+type Issue = ValidationIssue;
 
 // A scope argument, or the scope of an item being written (`episodes.0.scope`, `fact.scope`).
 const SCOPE_PATH = /^((fact|node|edge|item|thread)\.|(episodes|entries|facts)\.\d+\.)?scope(\.|$)/;
@@ -49,17 +46,27 @@ const SCOPE_PATH = /^((fact|node|edge|item|thread)\.|(episodes|entries|facts)\.\
 function issuesError(where: string, issues: Issue[], tooLarge: boolean): StrataError {
   const scopeIssue = issues.every((i) => SCOPE_PATH.test(i.path));
   const code = tooLarge ? 'payload_too_large' : scopeIssue ? 'invalid_scope' : 'invalid_input';
-  const summary = issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ');
+  const summary = issues
+    .map((i) =>
+      i.path && i.message.startsWith(i.path) ? i.message : `${i.path || '(arguments)'}: ${i.message}`,
+    )
+    .join('; ');
   return new StrataError({ code, message: `${where}: ${summary}`, details: { issues } });
 }
 
-/** Turns a zod failure into a StrataError a user can act on. */
-export function validationError(where: string, error: z.ZodError): StrataError {
-  const issues = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-    code: issue.code,
-  }));
+/**
+ * Turns a zod failure into a StrataError a user can act on: each issue names the field, what is
+ * wrong and the fix; `details.issues` holds them (with `suggestion` for a near-miss key). Pass the
+ * `schema` that failed so unknown keys get a "did you mean", and `hints` to say where a key that
+ * belongs elsewhere goes (`{ lastMessages: 'pass it as …' }`).
+ */
+export function validationError(
+  where: string,
+  error: z.ZodError,
+  schema?: z.ZodType,
+  hints?: Readonly<Record<string, string>>,
+): StrataError {
+  const issues = translateIssues(error, schema, hints);
   // Too long a text, array or JSON value is a payload problem; a number above its range (an
   // importance of 2, a page `limit` of 5000) is plain bad input.
   const tooLarge = error.issues.some(
@@ -73,11 +80,16 @@ export function validationError(where: string, error: z.ZodError): StrataError {
  * rejects what no schema should have to meet: circular values, nesting beyond
  * `LIMITS.maxInputDepth`, and strings no store can hold as written (NUL, lone surrogates).
  */
-export function parseArgs<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+export function parseArgs<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: string,
+  hints?: Readonly<Record<string, string>>,
+): z.output<S> {
   const shape = inputShapeIssue(input, { maxDepth: LIMITS.maxInputDepth });
   if (shape) throw issuesError(where, [{ ...shape, code: 'custom' }], false);
   const result = schema.safeParse(input);
-  if (!result.success) throw validationError(where, result.error);
+  if (!result.success) throw validationError(where, result.error, schema, hints);
   return result.data;
 }
 

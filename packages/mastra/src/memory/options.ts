@@ -95,9 +95,19 @@ const optionsSchema = z
   })
   .strict();
 
+/** Where Mastra's own `Memory` options go in this adapter, for a user porting a config. */
+const MASTRA_OPTION_HINTS = {
+  options:
+    "strataMemory has no `options`: the history window is the engine's working buffer (set `history`, and size it with `recall.budget`, not `lastMessages`); `semanticRecall` is `recall`; `workingMemory.template` is `workingMemoryTemplate`",
+  lastMessages:
+    "the history window is the engine's working buffer: set `history` (true/false) and size it with `recall.budget`",
+  semanticRecall: 'semantic recall is `recall: { budget, layers, maxEpisodes }`',
+  workingMemory: 'set the template as `workingMemoryTemplate`',
+} as const;
+
 /** Validates the options; a bad option fails here, before any agent runs. */
 export function resolveOptions(options: StrataMemoryOptions): ResolvedOptions {
-  const parsed = parseArgs(optionsSchema, options, 'strataMemory');
+  const parsed = parseArgs(optionsSchema, options, 'strataMemory', MASTRA_OPTION_HINTS);
   const tools =
     parsed.tools === undefined || parsed.tools === true
       ? MEMORY_TOOL_NAMES
