@@ -13,7 +13,7 @@ describe('strataMiddleware option errors', () => {
     }
     expect(StrataError.hasCode(error, 'invalid_input')).toBe(true);
     expect((error as Error).message).toContain('did you mean scope?');
-    const issues = (StrataError.from(error)?.details as { issues: { suggestion?: string }[] }).issues;
-    expect(issues[0]?.suggestion).toBe('scope');
+    const details = StrataError.from(error)?.details as { issues: { suggestion?: string }[] } | undefined;
+    expect(details?.issues[0]?.suggestion).toBe('scope');
   });
 });
