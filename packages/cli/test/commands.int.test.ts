@@ -599,6 +599,22 @@ describe('strata stats', () => {
     expect(text.stdout).toMatch(/^scope\s+messages\s+episodes/m);
     expect(text.stdout).toMatch(/^total\s+/m);
   });
+
+  it('counts every scope of the store without --scope', async () => {
+    const store = freshStore();
+    await withMemory(store, (m) => m.state.set({ userId: 'solo' }, 'cursor', 1));
+    const run = await runJson<{ inventory: { scopes: Array<{ scope: Record<string, string> }> } }>([
+      '--store',
+      store,
+      'stats',
+    ]);
+    expect(run.code).toBe(0);
+    const expected = await withMemory(store, (m) => scopeInventory(m.store, undefined));
+    expect(run.json.inventory).toEqual(JSON.parse(JSON.stringify(expected)));
+    const scopes = run.json.inventory.scopes.map((entry) => entry.scope);
+    expect(scopes).toContainEqual({ userId: 'solo' });
+    expect(scopes.some((scope) => scope.orgId === 'acme')).toBe(true);
+  });
 });
 
 describe('strata migrate', () => {

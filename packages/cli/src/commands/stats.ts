@@ -44,26 +44,24 @@ function sizeText(size: StoreSize | null, storeName: string): string {
 export function register(program: Command): void {
   program
     .command('stats')
-    .description('size of the store, and items per layer in each scope of a subtree')
-    .option('--scope <scope>', 'count the items of this scope and every scope below it, e.g. org=acme')
+    .description('size of the store, and items per layer in each scope (of the store, or of a subtree)')
+    .option('--scope <scope>', 'count only this scope and every scope below it, e.g. org=acme')
     .action(
       action(async (ctx, options: { scope?: string }) => {
         const root = options.scope === undefined ? undefined : parseScopeOption(options.scope);
         const { memory, description } = await ctx.memory();
         const size = memory.store.size ? await memory.store.size() : null;
-        let inventory: ScopeInventory | null = null;
-        if (root) {
-          inventory = await scopeInventory(memory.store, root, {
-            onScope: (_scope, index, total) => {
-              if (index % 50 === 0) ctx.output.progress(`counting items: scope ${index + 1} of ${total}…`);
-            },
-          });
-        }
+        const inventory: ScopeInventory = await scopeInventory(memory.store, root, {
+          onScope: (_scope, index, total) => {
+            if (index % 50 === 0) ctx.output.progress(`counting items: scope ${index + 1} of ${total}…`);
+          },
+        });
         ctx.output.result({ store: description, size, inventory }, () => {
           const lines = [`store: ${description}`, sizeText(size, memory.store.name)];
-          if (inventory === null)
-            lines.push('add --scope org=… (or user=…) to count items per layer and scope');
-          else if (inventory.scopes.length === 0) lines.push(`nothing stored at or below ${options.scope}`);
+          if (inventory.scopes.length === 0)
+            lines.push(
+              options.scope ? `nothing stored at or below ${options.scope}` : 'the store holds nothing',
+            );
           else lines.push(inventoryText(inventory));
           return lines.join('\n');
         });

@@ -115,21 +115,21 @@ function emptyCounts(): ScopeCounts {
 }
 
 /**
- * What a subtree holds: every scope at or below `root` that stores anything, with its rows
- * counted per layer, and the totals. Reads every row once, so it is for reports and tools
+ * What a subtree holds: every scope at or below `root` (without one, in the whole store) that stores
+ * anything, with its rows counted per layer, and the totals. Reads every row once, so it is for reports and tools
  * (`strata stats`), not for the request path. `onScope` is called as each scope is counted, with
  * its position and the number of scopes.
  */
 export async function scopeInventory(
   store: Store,
-  root: Scope,
+  root: Scope | undefined,
   options: { onScope?: (scope: Scope, index: number, total: number) => void } = {},
 ): Promise<ScopeInventory> {
-  const checked = parseScope(root);
+  const checked = root === undefined ? undefined : parseScope(root);
   const scopes: Scope[] = [];
   let cursor: string | undefined;
   do {
-    const page = await store.scopes.list({ scope: checked, limit: PAGE, cursor });
+    const page = await store.scopes.list({ ...(checked ? { scope: checked } : {}), limit: PAGE, cursor });
     scopes.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
