@@ -100,9 +100,18 @@ export async function observeState(memory: Memory, scope: Scope): Promise<ItemOb
 
 async function buildExtractor(
   options: ExtractBenchOptions,
+  items: CorpusItem[],
 ): Promise<{ extractor: Extractor; calls?: () => number }> {
   if (options.extractor === 'rules') return { extractor: rulesExtractor() };
-  const model = recordedModel(await loadRecording(options.recorded ?? RECORDED_MODEL_FILE));
+  const recording = await loadRecording(options.recorded ?? RECORDED_MODEL_FILE);
+  const missing = items.flatMap((i) => i.turns).filter((turn) => recording.outputs[turn] === undefined);
+  if (missing.length > 0) {
+    throw new StrataError({
+      code: 'invalid_input',
+      message: `The recording has no reply for ${missing.length} sentence(s) of the corpus, e.g. ${JSON.stringify(missing[0])}`,
+    });
+  }
+  const model = recordedModel(recording);
   return { extractor: modelExtractor({ model }), calls: () => model.calls };
 }
 
@@ -111,7 +120,7 @@ async function runHalf(
   options: ExtractBenchOptions,
 ): Promise<{ report: HalfReport; items: ItemScore[]; extractorId: string }> {
   const corpus = await loadCorpusHalf(half, options.corpusDir);
-  const { extractor, calls } = await buildExtractor(options);
+  const { extractor, calls } = await buildExtractor(options, corpus.items);
   const bench = await openBenchStore('sqlite');
   const clock = benchClock(Date.UTC(2026, 0, 5, 9));
   const memory = createMemory({ store: bench.store, extractor, clock });
