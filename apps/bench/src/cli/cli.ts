@@ -183,7 +183,7 @@ function buildProgram(io: CliIo): Command {
     .addOption(new Option('--extractor <kind>', 'extractor').choices(EXTRACTOR_KINDS).default('rules'))
     .option(
       '--recorded <file>',
-      'recorded model replies for --extractor model (default: the corpus recording)',
+      'recorded model replies for --extractor model or ai-sdk (default: the corpus recording)',
     )
     .option('--json', 'print one JSON object on stdout instead of the tables')
     .action(async (flags: ExtractFlags) => {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type CompletionModel, PORT_SPECIFICATION_VERSION, StrataError } from '@strata-memory/core';
+import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod/v4';
 
 /**
@@ -41,6 +42,13 @@ export interface RecordedModel extends CompletionModel {
   readonly calls: number;
 }
 
+function replyFor(recording: Recording, prompt: string): string {
+  const text = NEW_MESSAGE.exec(prompt)?.[1]?.trim();
+  const reply = text === undefined ? undefined : recording.outputs[text];
+  if (reply === undefined) throw new Error(`no recorded reply for ${JSON.stringify(text ?? prompt)}`);
+  return reply;
+}
+
 export function recordedModel(recording: Recording): RecordedModel {
   let calls = 0;
   return {
@@ -51,10 +59,35 @@ export function recordedModel(recording: Recording): RecordedModel {
     },
     async complete({ prompt }) {
       calls++;
-      const text = NEW_MESSAGE.exec(prompt)?.[1]?.trim();
-      const reply = text === undefined ? undefined : recording.outputs[text];
-      if (reply === undefined) throw new Error(`no recorded reply for ${JSON.stringify(text ?? prompt)}`);
-      return reply;
+      return replyFor(recording, prompt);
     },
   };
+}
+
+/**
+ * The same replies from an AI SDK language model (`MockLanguageModelV4` from `ai/test`), for the
+ * path a user of `@strata-memory/ai-sdk` takes: the reply text goes through `generateText` with
+ * structured output before the engine sees it.
+ */
+export function recordedAiSdkModel(recording: Recording): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    provider: 'recorded',
+    modelId: recording.model,
+    async doGenerate({ prompt }) {
+      const user = prompt
+        .filter((m) => m.role === 'user')
+        .flatMap((m) => m.content)
+        .map((part) => (part.type === 'text' ? part.text : ''))
+        .join('\n');
+      return {
+        content: [{ type: 'text', text: replyFor(recording, user) }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
+        warnings: [],
+      };
+    },
+  });
 }

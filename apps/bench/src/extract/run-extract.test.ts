@@ -108,6 +108,17 @@ describe('runExtractBench through the model extractor', () => {
     expect(report.items.map((i) => i.id)).toEqual(items.map((i) => i.id));
   });
 
+  it('scores the same through an AI SDK model and aiSdkExtractor, one generate call per turn', async () => {
+    const options = { halves: ['a' as const], recorded: join(dir, 'recorded.json'), corpusDir: dir };
+    const core = await runExtractBench({ ...options, extractor: 'model' });
+    const aiSdk = await runExtractBench({ ...options, extractor: 'ai-sdk' });
+    expect(aiSdk.extractor).toBe('model:recorded:recorded-test');
+    expect(aiSdk.halves[0]!.modelCalls).toBe(aiSdk.halves[0]!.turns);
+    expect(aiSdk.halves[0]!.extractionFailures).toBe(1);
+    expect(aiSdk.halves[0]!.overall).toEqual(core.halves[0]!.overall);
+    expect(aiSdk.items).toEqual(core.items);
+  });
+
   it('fails clearly on a recording that is not one', async () => {
     await writeFile(join(dir, 'bad.json'), JSON.stringify({ outputs: [] }));
     await expect(

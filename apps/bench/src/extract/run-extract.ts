@@ -1,3 +1,4 @@
+import { aiSdkExtractor } from '@strata-memory/ai-sdk';
 import {
   createMemory,
   type Extractor,
@@ -11,16 +12,17 @@ import {
 import { benchClock } from '../setup/bench-clock.ts';
 import { openBenchStore } from '../setup/stores.ts';
 import { type CorpusHalf, type CorpusItem, loadCorpusHalf } from './corpus.ts';
-import { loadRecording, RECORDED_MODEL_FILE, recordedModel } from './recorded-model.ts';
+import { loadRecording, RECORDED_MODEL_FILE, recordedAiSdkModel, recordedModel } from './recorded-model.ts';
 import { type ItemObservation, type ItemScore, type ScoreSummary, scoreItem, summarize } from './score.ts';
 
-export const EXTRACTOR_KINDS = ['rules', 'model'] as const;
+/** `model`: core's model extractor over the recorded replies; `ai-sdk`: the same replies from an AI SDK model through `aiSdkExtractor`. */
+export const EXTRACTOR_KINDS = ['rules', 'model', 'ai-sdk'] as const;
 export type ExtractorKind = (typeof EXTRACTOR_KINDS)[number];
 
 export interface ExtractBenchOptions {
   halves: CorpusHalf[];
   extractor: ExtractorKind;
-  /** Recorded model replies for `model` (default: the corpus's `recorded-model.json`). */
+  /** Recorded model replies for `model` and `ai-sdk` (default: the corpus's `recorded-model.json`). */
   recorded?: string;
   /** Folder of `half-*.json` (default: the corpus in this package). */
   corpusDir?: string;
@@ -110,6 +112,13 @@ async function buildExtractor(
       code: 'invalid_input',
       message: `The recording has no reply for ${missing.length} sentence(s) of the corpus, e.g. ${JSON.stringify(missing[0])}`,
     });
+  }
+  if (options.extractor === 'ai-sdk') {
+    const model = recordedAiSdkModel(recording);
+    return {
+      extractor: aiSdkExtractor({ model, maxRetries: 0 }),
+      calls: () => model.doGenerateCalls.length,
+    };
   }
   const model = recordedModel(recording);
   return { extractor: modelExtractor({ model }), calls: () => model.calls };
