@@ -192,6 +192,9 @@ describe('bench perf', () => {
     for (const run of report.runs) {
       expect(run.recallLatencyMs.p95).toBeGreaterThan(0);
       expect(run.warmRecallLatencyMs.p95).toBeGreaterThan(0);
+      expect(run.warmRecallCpuMs.p95).toBeGreaterThan(0);
+      expect(run.recallExcludingEmbeddingMs.p95).toBeGreaterThan(0);
+      expect(run.recallExcludingEmbeddingCpuMs.p95).toBeGreaterThan(0);
     }
   });
 
@@ -218,6 +221,7 @@ describe('bench perf', () => {
     expect(await runCli([...args, '--stages'], table)).toBe(0);
     expect(table.out()).toContain('Recall stages, run one after another');
     expect(table.out()).toContain('| warm recall p50 / p95 ms |');
+    expect(table.out()).toContain('| recall excl. embedding p50 / p95 ms |');
     const plain = captureIo();
     expect(await runCli([...args, '--json'], plain)).toBe(0);
     expect(perfReportSchema.parse(JSON.parse(plain.out())).runs[0]!.recallStagesMs).toBeUndefined();
