@@ -130,6 +130,12 @@ export interface RecallOptions {
   layers?: Layer[];
   /** Most episodes to consider after fusion. Default 20. */
   maxEpisodes?: number;
+  /**
+   * Default true: only candidates that clear the relevance bar enter the block, however much
+   * budget is left. False lets every ranked candidate compete for the budget (to evaluate the
+   * ranking itself).
+   */
+  relevanceBar?: boolean;
 }
 
 /** Why an item is in the context, with the numbers behind it. */
@@ -181,9 +187,20 @@ export interface ExplainEntry {
   id: string;
   tokens: number;
   scores?: ItemScores;
+  /** How it was found, e.g. `keyword + vector match`; for what was left out, also why. */
   reason: string;
+  /** The bar or rule it cleared or missed, e.g. `below the relevance bar: 0.21 < 0.40 (…)`. */
+  rule?: string;
+  /** The line it renders as (long-term items). */
+  text?: string;
   included: boolean;
 }
+
+/**
+ * What `explain()` returns: every candidate, included or not. `String(explanation)` is a table
+ * a person can read in a terminal (see `formatExplanation`).
+ */
+export type Explanation = ExplainEntry[];
 
 export interface MemoryContext {
   scope: Scope;
@@ -212,7 +229,7 @@ export interface MemoryContext {
    */
   render(options?: { omit?: Layer[] }): string;
   /** Every candidate considered, included or not, with its scores and the reason. */
-  explain(): ExplainEntry[];
+  explain(): Explanation;
 }
 
 export interface FactKey {
