@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { TurnMessage } from '../ports/ports.ts';
 import { rulesExtractor } from './rules-extractor.ts';
 
 const extractor = rulesExtractor();
 
 /** Every turn in order, each with the earlier ones as context; the facts of each, flattened. */
 async function read(turns: string[]) {
-  const out: Array<[string, string, string, string]> = [];
-  const context: Array<{ id: string; role: 'user'; content: string }> = [];
+  const out: Array<[string, string, string, unknown]> = [];
+  const context: TurnMessage[] = [];
   for (const [i, content] of turns.entries()) {
-    const message = { id: `m${i}`, role: 'user' as const, content };
+    const message: TurnMessage = { id: `m${i}`, role: 'user', content, at: 0 };
     const { facts } = await extractor.extract({
       messages: [message],
       context: [...context],
