@@ -1,3 +1,5 @@
+import { readSentences } from './english-model.ts';
+
 /**
  * Splits a message into sentences and reads the signals that decide whether a sentence may yield
  * facts at all: is it a question, a hypothetical, hedged, negated, or a correction of an earlier
@@ -21,32 +23,21 @@ export interface Clause {
   replacedValue?: string;
 }
 
-const ABBREVIATIONS = new Set(
-  'dr mr mrs ms prof st sr jr inc ltd co corp vs etc e.g i.e approx dept est fig no'.split(' '),
-);
-
-/** Sentences of `text`, split at . ! ? ; and line breaks (not after common abbreviations or inside numbers). */
+/**
+ * Sentences of `text`: line breaks, then the English model's sentence boundaries (which know
+ * abbreviations and numbers), then semicolons, which join two statements.
+ */
 export function sentencesOf(text: string): string[] {
-  const out: string[] = [];
-  for (const line of text.split(/\r?\n+/)) {
-    let start = 0;
-    for (const match of line.matchAll(/[.!?;]+["')\]]*(?=\s+|$)/g)) {
-      const end = match.index + match[0].length;
-      const before = line.slice(start, match.index);
-      const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
-      if (match[0] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{Lu}$/u.test(lastWord))) continue;
-      const sentence = line.slice(start, end).trim();
-      if (sentence.length > 0) out.push(sentence);
-      start = end;
-    }
-    const rest = line.slice(start).trim();
-    if (rest.length > 0) out.push(rest);
-  }
-  return out;
+  return text
+    .split(/\r?\n+/)
+    .flatMap((line) => (line.trim().length > 0 ? readSentences(line) : []))
+    .flatMap((sentence) => sentence.text.split(/;\s+/))
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
 }
 
 const LEAD_INS =
-  /^(?:so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right|update|as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*\s*/i;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =

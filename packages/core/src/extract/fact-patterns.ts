@@ -1,5 +1,6 @@
 import type { Clause } from './clauses.ts';
 import { commerceFacts } from './commerce-patterns.ts';
+import { tagPhrase } from './english-model.ts';
 import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
   cleanPhrase,
@@ -65,7 +66,72 @@ function copulaParts(text: string): string[] {
   return parts.every((p) => /\b(?:is|are)\b/i.test(p)) ? parts : [text];
 }
 
+/** "My name is Ada and I live in Porto": each statement about the speaker on its own. */
+const AND_I = /,?\s+and\s+(?=I\s)/;
+
+const LIVE_IN = /^I\s+(?:live|am living|am based|reside|moved|have moved|relocated)\s+(?:in|to)\s+(.+)$/i;
+const WORK_AS = /^I\s+work\s+as\s+(?:an?\s+)?(.+?)(?:\s+(?:at|for)\s+(.+))?$/i;
+const WORK_AT = /^I\s+work\s+(?:at|for)\s+(.+)$/i;
+const DIETS =
+  /^I\s+am\s+(?:a\s+)?(vegetarian|vegan|pescatarian|gluten-free|[a-z]+\s+intolerant|kosher|halal)(?=$|,)/i;
+
+/** The proper name a phrase opens with, by its parts of speech: "Lisbon in May" → "Lisbon". */
+function leadingName(phrase: string): string | undefined {
+  const tokens = tagPhrase(cleanPhrase(phrase));
+  const run: string[] = [];
+  for (const token of tokens) {
+    if (token.pos !== 'PROPN' && !(run.length > 0 && /^(?:of|de|da|do)$/i.test(token.text))) break;
+    run.push(token.text);
+  }
+  return run.length > 0 ? run.join(' ') : undefined;
+}
+
+/** What the speaker says of themselves: where they live, their work, their diet. */
+function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] | null {
+  const live = LIVE_IN.exec(text);
+  if (live) {
+    const place = leadingName(live[1]!);
+    return place
+      ? [{ ...SPEAKER_ENTITY, key: 'home city', value: place, confidence: 0.9, named: false }]
+      : [];
+  }
+  const workAs = WORK_AS.exec(text);
+  if (workAs) {
+    const out: Omit<FactCandidate, 'kind' | 'evidence'>[] = [];
+    const title = cleanValue(workAs[1]!);
+    if (isValidValue(title) && words(title).length <= 4) {
+      out.push({ ...SPEAKER_ENTITY, key: 'job title', value: title, confidence: 0.9, named: false });
+    }
+    const employer = workAs[2] ? leadingName(workAs[2]) : undefined;
+    if (employer)
+      out.push({ ...SPEAKER_ENTITY, key: 'employer', value: employer, confidence: 0.9, named: false });
+    return out;
+  }
+  const workAt = WORK_AT.exec(text);
+  if (workAt) {
+    const employer = leadingName(workAt[1]!);
+    return employer
+      ? [{ ...SPEAKER_ENTITY, key: 'employer', value: employer, confidence: 0.9, named: false }]
+      : [];
+  }
+  const diet = DIETS.exec(text);
+  if (diet)
+    return [{ ...SPEAKER_ENTITY, key: 'diet', value: diet[1]!.toLowerCase(), confidence: 0.9, named: false }];
+  return null;
+}
+
+/** "aisle seats" → "seat": the head noun a preference is about, singular. */
+function preferenceTopic(choice: string): string | undefined {
+  const nouns = tagPhrase(choice).filter((t) => t.pos === 'NOUN');
+  const head = nouns[nouns.length - 1]?.text.toLowerCase();
+  if (!head || nouns.length < 2) return undefined;
+  return head.length > 3 && head.endsWith('s') && !head.endsWith('ss') ? head.slice(0, -1) : head;
+}
+
 function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandidate, 'kind' | 'evidence'>[] {
+  if (AND_I.test(text)) return text.split(AND_I).flatMap((part) => statementFacts(part, ctx));
+  const speaker = speakerFacts(text);
+  if (speaker) return speaker;
   const name = NAME_IS.exec(text);
   if (name) {
     const value = cleanValue(name[1]!);
@@ -78,14 +144,17 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
 
   const prefer = PREFER.exec(text);
   if (prefer) {
-    const choice = cleanValue(prefer[1]!);
+    const choice = cleanValue(prefer[1]!.replace(/\s+(?:on|in|at|during|when|while)\s.*$/i, ''));
     const over = prefer[2] ? cleanValue(prefer[2]) : undefined;
     const topic = prefer[3] ? stripDeterminers(prefer[3]) : undefined;
     if (!isValidValue(choice) || words(choice).length > 6) return [];
+    const head = preferenceTopic(choice);
     const key =
       topic && isValidKey(topic)
         ? `preference for ${topic.toLowerCase()}`
-        : `preference: ${choice.toLowerCase()}`;
+        : head
+          ? `${head} preference`
+          : `preference: ${choice.toLowerCase()}`;
     const value = over ? `${choice} over ${over}` : choice;
     return [{ ...SPEAKER_ENTITY, key, value, confidence: 0.9, named: false }];
   }

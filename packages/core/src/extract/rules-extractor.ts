@@ -19,7 +19,7 @@ export interface RulesExtractorOptions {
   roles?: MessageRole[];
 }
 
-export const RULES_EXTRACTOR_ID = 'rules@1';
+export const RULES_EXTRACTOR_ID = 'rules@2';
 
 /**
  * The deterministic extractor: explicit statements, corrections, hypotheticals, relations and
@@ -58,9 +58,13 @@ function extractWithRules(args: {
   const known = new Set(args.knownEntities.map((n) => n.trim().toLowerCase()).filter((n) => n.length > 0));
   /** Who each attribute was last stated for: resolves "the lead time" in a later sentence. */
   const owners = new Map<string, Owner>();
+  /** Keys already stated per entity: "the Berlin warehouse cutoff" is its "shipping cutoff". */
+  const keysOf = new Map<string, string[]>();
   const remember = (fact: FactCandidate) => {
     if (fact.entity === UNRESOLVED_ENTITY) return;
     owners.set(fact.key, { entityType: fact.entityType, entity: fact.entity });
+    const entity = fact.entity.toLowerCase();
+    keysOf.set(entity, [...(keysOf.get(entity) ?? []).filter((k) => k !== fact.key), fact.key]);
     if (fact.named) known.add(fact.entity.toLowerCase());
   };
 
@@ -94,6 +98,8 @@ function extractWithRules(args: {
           const owner = owners.get(fact.key);
           if (owner) Object.assign(fact, owner);
         }
+        const longer = keysOf.get(fact.entity.toLowerCase())?.find((k) => k.endsWith(` ${fact.key}`));
+        if (longer) fact.key = longer;
         const opensSentence = clause.factText.toLowerCase().startsWith(fact.entity.toLowerCase());
         if (
           fact.named &&

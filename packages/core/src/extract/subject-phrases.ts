@@ -1,3 +1,4 @@
+import { tagPhrase } from './english-model.ts';
 import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
   cleanPhrase,
@@ -189,6 +190,9 @@ export function parseSubject(
   let run = 0;
   while (run < tokens.length && isCapitalized(tokens[run]!)) run += 1;
   if (run > 0 && run < tokens.length) {
+    // One proper name before two or more common nouns names a thing, not an owner: "Berlin
+    // warehouse | shipping cutoff", "Atlas project | deadline" (the parts of speech decide).
+    if (run === 1 && tokens.length - run >= 2 && tagPhrase(tokens.join(' '))[run]?.pos === 'NOUN') run += 1;
     const head = tokens.slice(0, run).join(' ');
     const atStart = options.atSentenceStart && !/^the\s/i.test(subject);
     if (isEntityPhrase(head, { knownEntities: known, atSentenceStart: atStart })) {

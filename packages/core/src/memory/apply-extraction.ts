@@ -136,7 +136,7 @@ async function resolveFact(
   if (fact.kind === 'statement') {
     if (owner.kind !== 'unnamed') return asStated(owner);
     const holder = await soleHolder(tx, { target, key });
-    return holder ? { ...base, identity: { ...holder, key } } : undefined;
+    return holder ? { ...base, identity: { ...holder, key } } : ownerless(base, key);
   }
 
   // A correction or a what-if: about a fact already in memory.
@@ -175,7 +175,19 @@ async function resolveFact(
       },
     };
   }
-  return owner.kind === 'unnamed' ? undefined : asStated(owner);
+  return owner.kind === 'unnamed' ? ownerless(base, key) : asStated(owner);
+}
+
+/** A statement that names no owner memory can place ("the deadline is 14 April"): reviewed, never dropped. */
+function ownerless(base: { accessLevel: number }, key: string): ResolvedFact {
+  return {
+    ...base,
+    identity: { entityType: 'entity', entityId: '', key },
+    unresolved: {
+      note: `"${key}" names no owner and memory holds no fact with that key; approve it with the fact it means, or reject it`,
+      candidates: [],
+    },
+  };
 }
 
 function relationName(relation: string): string {

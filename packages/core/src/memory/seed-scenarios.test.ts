@@ -91,7 +91,7 @@ describe('seed: a hypothetical is reviewed, not remembered', () => {
     });
     expect(result.facts.written).toEqual([]);
     expect(result.review).toHaveLength(1);
-    // "terms" is the one key in memory it can mean: the proposal is about our payment terms.
+    // "terms" is the payment terms stated just before: the proposal is about our payment terms.
     expect(result.review[0]).toMatchObject({
       reason: 'hypothetical',
       status: 'pending',
@@ -101,7 +101,6 @@ describe('seed: a hypothetical is reviewed, not remembered', () => {
         key: 'payment terms',
         value: '90 days',
         kind: 'hypothetical',
-        stated: { entityType: 'organization', entityId: 'acme', key: 'terms' },
       },
     });
     const facts = await memory.facts.list(session('s2'));

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { TurnMessage } from '../ports/ports.ts';
+import { rulesExtractor } from './rules-extractor.ts';
+
+const extractor = rulesExtractor();
+
+/** Every turn in order, each with the earlier ones as context; the facts of each, flattened. */
+async function read(turns: string[]) {
+  const out: Array<[string, string, string, unknown]> = [];
+  const context: TurnMessage[] = [];
+  for (const [i, content] of turns.entries()) {
+    const message: TurnMessage = { id: `m${i}`, role: 'user', content, at: 0 };
+    const { facts } = await extractor.extract({
+      messages: [message],
+      context: [...context],
+      knownEntities: [],
+    });
+    for (const f of facts) out.push([f.entityType, f.entity, f.key, f.value]);
+    context.push(message);
+  }
+  return out;
+}
+
+describe('everyday statements about the speaker', () => {
+  it.each([
+    [
+      'My name is Ada and I live in Porto.',
+      [
+        ['user', 'speaker', 'name', 'Ada'],
+        ['user', 'speaker', 'home city', 'Porto'],
+      ],
+    ],
+    ["I'm vegetarian.", [['user', 'speaker', 'diet', 'vegetarian']]],
+    ['I prefer aisle seats.', [['user', 'speaker', 'seat preference', 'aisle seats']]],
+    [
+      'I work as a data engineer at Lumen Labs.',
+      [
+        ['user', 'speaker', 'job title', 'data engineer'],
+        ['user', 'speaker', 'employer', 'Lumen Labs'],
+      ],
+    ],
+  ])('%s', async (text, expected) => {
+    expect(await read([text])).toEqual(expected);
+  });
+});
+
+describe('one key across phrasings', () => {
+  it('reads the Berlin warehouse cutoff chain as one entity and key', async () => {
+    const facts = await read([
+      'The shipping cutoff for the Berlin warehouse is 4 pm.',
+      'Correction: the Berlin warehouse shipping cutoff is 3 pm, not 4 pm.',
+      'Actually it changed again, the Berlin warehouse cutoff is now 2:30 pm.',
+    ]);
+    expect(facts).toEqual([
+      ['entity', 'Berlin warehouse', 'shipping cutoff', '4 pm'],
+      ['entity', 'Berlin warehouse', 'shipping cutoff', '3 pm'],
+      ['entity', 'Berlin warehouse', 'shipping cutoff', '2:30 pm'],
+    ]);
+  });
+});
