@@ -16,7 +16,7 @@ const MEMORY = [
   '<memory>',
   'Facts:',
   '- user ada · name: Ada (ada, 2026-01-01)',
-  '- user ada · favourite city: Lisbon &amp; Porto (ada, 2026-01-01)',
+  '- user ada · favourite city: Lisbon & Porto (ada, 2026-01-01)',
   '</memory>',
 ].join('\n');
 

@@ -26,10 +26,6 @@ function lastUserText(call: CallOptions): string {
   return '';
 }
 
-function unescapeMemoryText(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
-
 /** The facts in the memory block, as `{ key, value }`. */
 function rememberedFacts(call: CallOptions): Array<{ key: string; value: string }> {
   const facts: Array<{ key: string; value: string }> = [];
@@ -37,7 +33,7 @@ function rememberedFacts(call: CallOptions): Array<{ key: string; value: string 
     if (message.role !== 'system') continue;
     for (const line of message.content.split('\n')) {
       const match = FACT_LINE.exec(line);
-      if (match) facts.push({ key: unescapeMemoryText(match[2]!), value: unescapeMemoryText(match[3]!) });
+      if (match) facts.push({ key: match[2]!, value: match[3]! });
     }
   }
   return facts;

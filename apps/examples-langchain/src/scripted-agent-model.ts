@@ -27,10 +27,6 @@ const FIND_NOTES = /^find notes? (?:about|on)\s+(.+?)\??$/i;
 /** A rendered fact: `- user ada · favourite city: Lisbon (ada, 2026-01-01)`. */
 const FACT_LINE = /^- (.+?) · (.+?): (.+?) \(/;
 
-function unescapeMemoryText(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
-
 /** The facts in the memory block of the system prompt, as `{ key, value }`. */
 function rememberedFacts(messages: BaseMessage[]): Array<{ key: string; value: string }> {
   const facts: Array<{ key: string; value: string }> = [];
@@ -38,7 +34,7 @@ function rememberedFacts(messages: BaseMessage[]): Array<{ key: string; value: s
     if (!SystemMessage.isInstance(message)) continue;
     for (const line of message.text.split('\n')) {
       const match = FACT_LINE.exec(line);
-      if (match) facts.push({ key: unescapeMemoryText(match[2]!), value: unescapeMemoryText(match[3]!) });
+      if (match) facts.push({ key: match[2]!, value: match[3]! });
     }
   }
   return facts;
@@ -75,7 +71,7 @@ function afterTool(result: ToolMessage): string {
     const lines = items
       .filter((i) => i.layer === 'episodes')
       .slice(0, 2)
-      .map((i) => unescapeMemoryText(i.text));
+      .map((i) => i.text);
     return lines.length > 0 ? `From memory: ${lines.join(' | ')}` : 'I do not remember anything about that.';
   }
   return output;

@@ -39,6 +39,7 @@ export { accessLevelOf, defaultPolicy, resolvePolicy } from './memory/policy.ts'
 export { parseBoundScope, resolveRequestScope } from './memory/request-scope.ts';
 export type * from './memory/types.ts';
 export * from './ports/ports.ts';
+export { formatExplanation } from './recall/explanation.ts';
 export {
   createRecall,
   defaultRecallTuning,

@@ -192,6 +192,9 @@ describe('bench perf', () => {
     for (const run of report.runs) {
       expect(run.recallLatencyMs.p95).toBeGreaterThan(0);
       expect(run.warmRecallLatencyMs.p95).toBeGreaterThan(0);
+      expect(run.warmRecallCpuMs.p95).toBeGreaterThan(0);
+      expect(run.recallExcludingEmbeddingMs.p95).toBeGreaterThan(0);
+      expect(run.recallExcludingEmbeddingCpuMs.p95).toBeGreaterThan(0);
     }
   });
 
@@ -218,8 +221,39 @@ describe('bench perf', () => {
     expect(await runCli([...args, '--stages'], table)).toBe(0);
     expect(table.out()).toContain('Recall stages, run one after another');
     expect(table.out()).toContain('| warm recall p50 / p95 ms |');
+    expect(table.out()).toContain('| recall excl. embedding p50 / p95 ms |');
     const plain = captureIo();
     expect(await runCli([...args, '--json'], plain)).toBe(0);
     expect(perfReportSchema.parse(JSON.parse(plain.out())).runs[0]!.recallStagesMs).toBeUndefined();
+  });
+});
+
+describe('bench extract', () => {
+  const metricsSchema = z.strictObject({
+    items: z.number().int().nonnegative(),
+    tp: z.number().int().nonnegative(),
+    fp: z.number().int().nonnegative(),
+    fn: z.number().int().nonnegative(),
+    precision: fraction.nullable(),
+    recall: fraction.nullable(),
+    f1: fraction.nullable(),
+  });
+
+  it('prints one JSON object with per-kind and overall figures for the chosen half', async () => {
+    const io = captureIo();
+    expect(await runCli(['extract', '--half', 'b', '--json'], io)).toBe(0);
+    const report = JSON.parse(io.out());
+    expect(report).toMatchObject({ benchmark: 'extract', extractor: expect.stringMatching(/^rules/) });
+    expect(report.halves.map((h: { half: string }) => h.half)).toEqual(['b']);
+    const half = report.halves[0];
+    metricsSchema.parse(half.overall);
+    for (const kind of Object.values(half.byKind)) metricsSchema.parse(kind);
+    expect(half.overall.items).toBe(report.items.length);
+  });
+
+  it('rejects an unknown extractor as a usage error', async () => {
+    const io = captureIo();
+    expect(await runCli(['extract', '--extractor', 'regex'], io)).toBe(2);
+    expect(io.err()).toContain('regex');
   });
 });

@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { StrataError } from '@strata-memory/core';
 import { Command, CommanderError, Option } from 'commander';
+import { CORPUS_HALVES, type CorpusHalf } from '../extract/corpus.ts';
+import { extractTable } from '../extract/extract-table.ts';
+import { EXTRACTOR_KINDS, type ExtractorKind, runExtractBench } from '../extract/run-extract.ts';
 import { locomoNotes, locomoTable } from '../locomo/locomo-table.ts';
 import { runLocomo } from '../locomo/run-locomo.ts';
 import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
@@ -44,6 +47,13 @@ interface LocomoFlags {
   budget: number[];
   strategies: StrategyName[];
   out?: string;
+  json?: boolean;
+}
+
+interface ExtractFlags {
+  half: CorpusHalf | 'both';
+  extractor: ExtractorKind;
+  recorded?: string;
   json?: boolean;
 }
 
@@ -162,6 +172,29 @@ function buildProgram(io: CliIo): Command {
         },
       );
       io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : perfTable(report));
+    });
+
+  program
+    .command('extract')
+    .description(
+      'Precision, recall and F1 of extraction on the labelled corpus, per kind and per half, through the engine on SQLite.',
+    )
+    .addOption(new Option('--half <half>', 'corpus half').choices([...CORPUS_HALVES, 'both']).default('both'))
+    .addOption(new Option('--extractor <kind>', 'extractor').choices(EXTRACTOR_KINDS).default('rules'))
+    .option(
+      '--recorded <file>',
+      'recorded model replies for --extractor model or ai-sdk (default: the corpus recording)',
+    )
+    .option('--json', 'print one JSON object on stdout instead of the tables')
+    .action(async (flags: ExtractFlags) => {
+      const report = await runExtractBench({
+        halves: flags.half === 'both' ? [...CORPUS_HALVES] : [flags.half],
+        extractor: flags.extractor,
+        ...(flags.recorded === undefined
+          ? {}
+          : { recorded: resolve(io.cwd ?? process.cwd(), flags.recorded) }),
+      });
+      io.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : extractTable(report));
     });
 
   program

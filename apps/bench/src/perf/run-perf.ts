@@ -55,6 +55,16 @@ export const perfRunSchema = z.object({
   recallLatencyMs: latencyShape,
   /** A second round of as many new questions, in the same process after the first: steady state. */
   warmRecallLatencyMs: latencyShape,
+  /** CPU time (user + system) of the process during each recall of the first round. */
+  recallCpuMs: latencyShape,
+  /** CPU time of the process during each recall of the second round. */
+  warmRecallCpuMs: latencyShape,
+  /**
+   * A third round of new questions, each query embedded just before its recall starts: the
+   * engine and the store without the embedding (wall time, then the process's CPU time).
+   */
+  recallExcludingEmbeddingMs: latencyShape,
+  recallExcludingEmbeddingCpuMs: latencyShape,
   /** With `--stages`: each recall stage's wall time, the stages run one after another. */
   recallStagesMs: z.record(z.string(), latencyShape).optional(),
   factGetPerSec: z.number(),
@@ -78,6 +88,38 @@ function peakRssMb(): number {
 function heapUsed(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().heapUsed;
+}
+
+/** CPU time (user + system) of the process since `start`, in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+/**
+ * The embedder, except that a query embedded beforehand with `prime` is answered from memory:
+ * what a recall measures once its query embedding is out of the timed call.
+ */
+function primedEmbedder(embedder: Embedder): { embedder: Embedder; prime(query: string): Promise<void> } {
+  const primed = new Map<string, number[]>();
+  return {
+    embedder: {
+      specificationVersion: embedder.specificationVersion,
+      id: embedder.id,
+      dimensions: embedder.dimensions,
+      maxBatchSize: embedder.maxBatchSize,
+      embed: async (args) => {
+        const [text] = args.texts;
+        const vector = args.purpose === 'query' && args.texts.length === 1 ? primed.get(text!) : undefined;
+        return vector ? [vector] : embedder.embed(args);
+      },
+    },
+    async prime(query) {
+      const [vector] = await embedder.embed({ texts: [query], purpose: 'query' });
+      primed.clear();
+      if (vector) primed.set(query, vector);
+    },
+  };
 }
 
 /** Observes every message of the corpus, one call each, at its own time. */
@@ -169,7 +211,9 @@ async function timeRecallStages(args: {
 
 /** One corpus size, in this process. */
 export async function runPerfSize(options: PerfOptions, items: number, progress: Progress): Promise<PerfRun> {
-  const embedder = await createEmbedder(options.embedder);
+  const baseEmbedder = await createEmbedder(options.embedder);
+  const priming = baseEmbedder ? primedEmbedder(baseEmbedder) : undefined;
+  const embedder = priming?.embedder;
   const tokenizer = defaultTokenizer();
   const random = seededRandom(options.seed + 1);
   const users = Math.min(options.users, items);
@@ -259,19 +303,28 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
     // caches warming up as they would after a deploy), then the steady state.
     const questions = Array.from({ length: options.queries }, () => corpusQuestion(random, users));
     const warmQuestions = Array.from({ length: options.queries }, () => corpusQuestion(random, users));
-    const timeRecalls = async (round: typeof questions): Promise<number[]> => {
-      const times: number[] = [];
+    const unembeddedQuestions = Array.from({ length: options.queries }, () => corpusQuestion(random, users));
+    const timeRecalls = async (
+      round: typeof questions,
+      prime?: (query: string) => Promise<void>,
+    ): Promise<{ wallMs: number[]; cpuMs: number[] }> => {
+      const wallMs: number[] = [];
+      const cpuMs: number[] = [];
       for (const { scope, query } of round) {
+        await prime?.(query);
+        const cpuStart = process.cpuUsage();
         const start = performance.now();
         await memory.recall(scope, { query, budget: { tokens: RECALL_BUDGET_TOKENS } });
-        times.push(performance.now() - start);
+        wallMs.push(performance.now() - start);
+        cpuMs.push(cpuMsSince(cpuStart));
         progress.advance();
       }
-      return times;
+      return { wallMs, cpuMs };
     };
-    progress.start(options.queries * 2, `${items} items: recalls, two rounds`);
-    const recallMs = await timeRecalls(questions);
-    const warmRecallMs = await timeRecalls(warmQuestions);
+    progress.start(options.queries * 3, `${items} items: recalls, three rounds`);
+    const first = await timeRecalls(questions);
+    const warm = await timeRecalls(warmQuestions);
+    const unembedded = await timeRecalls(unembeddedQuestions, priming?.prime);
     progress.stop();
     const stages = options.stages
       ? await timeRecallStages({ store: bench.store, embedder, clock, tokenizer, questions })
@@ -279,8 +332,12 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
     run = {
       items,
       observePerSec: items / (observed.elapsedMs / 1000),
-      recallLatencyMs: latencySummary(recallMs),
-      warmRecallLatencyMs: latencySummary(warmRecallMs),
+      recallLatencyMs: latencySummary(first.wallMs),
+      warmRecallLatencyMs: latencySummary(warm.wallMs),
+      recallCpuMs: latencySummary(first.cpuMs),
+      warmRecallCpuMs: latencySummary(warm.cpuMs),
+      recallExcludingEmbeddingMs: latencySummary(unembedded.wallMs),
+      recallExcludingEmbeddingCpuMs: latencySummary(unembedded.cpuMs),
       ...(stages ? { recallStagesMs: stages } : {}),
       factGetPerSec,
       traverseLatencyMs: latencySummary(traverseMs),

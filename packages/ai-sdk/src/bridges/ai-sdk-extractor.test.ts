@@ -62,3 +62,59 @@ describe(`aiSdkExtractor on ai ${AI_MAJOR}`, () => {
     expect(audit.items).toHaveLength(1);
   });
 });
+
+describe(`aiSdkExtractor on ai ${AI_MAJOR}, turn by turn`, () => {
+  const fact = (value: string, kind: string, confidence = 0.9) => ({
+    message: 1,
+    entityType: 'warehouse',
+    entity: 'Berlin warehouse',
+    key: 'shipping cutoff',
+    value,
+    confidence,
+    kind,
+    evidence: value,
+  });
+  const reply = (facts: unknown) => JSON.stringify({ facts, entities: [], relations: [] });
+  const turns: Array<[string, string]> = [
+    ['The shipping cutoff for the Berlin warehouse is 4 pm.', reply([fact('4 pm', 'statement')])],
+    [
+      'Correction: the Berlin warehouse shipping cutoff is 3 pm, not 4 pm.',
+      reply([fact('3 pm', 'correction')]),
+    ],
+    ['What if the Berlin warehouse cutoff moved to 5 pm?', reply([fact('5 pm', 'hypothetical', 0.3)])],
+    [
+      'Actually it changed again, the Berlin warehouse cutoff is now 2:30 pm.',
+      reply([fact('2:30 pm', 'correction')]),
+    ],
+    // Valid JSON that does not fit the schema.
+    ['And the Hamburg cutoff is 5 pm.', reply([{ ...fact('5 pm', 'statement'), confidence: 1.4 }])],
+  ];
+
+  it('makes one call per observed turn, keeps every value in order, queues the what-if and audits the misfit', async () => {
+    const replies = new Map(turns);
+    const scripted = scriptedModel((call) => {
+      // The prompt quotes earlier turns as context; the turn to answer follows "NEW MESSAGES".
+      const prompt = JSON.stringify(call.prompt).split('NEW MESSAGES')[1] ?? '';
+      const turn = turns.find(([text]) => prompt.includes(text));
+      return { text: turn ? replies.get(turn[0])! : '{}' };
+    });
+    const memory = createMemory({
+      store: memoryStore(),
+      extractor: aiSdkExtractor({ model: scripted.model, maxRetries: 0 }),
+      clock: manualClock(),
+    });
+    const results = [];
+    for (const [content] of turns) results.push(await memory.observe(scope, { role: 'user', content }));
+
+    expect(scripted.calls).toHaveLength(turns.length);
+    expect(results.map((r) => r.extraction.ok)).toEqual([true, true, true, true, false]);
+    expect(results.every((r) => r.episodes.length === 1)).toBe(true);
+    const history = await memory.facts.history(scope, { entity: 'Berlin warehouse', key: 'shipping cutoff' });
+    expect(history.map((f) => f.value)).toEqual(['4 pm', '3 pm', '2:30 pm']);
+    const review = await memory.review.list(scope, { status: ['pending'] });
+    expect(review.map((r) => [r.proposal.value, r.proposal.kind])).toEqual([['5 pm', 'hypothetical']]);
+    const audit = await memory.audit.list({ userId: 'u1' }, { actions: ['extract.failed'] });
+    expect(audit.items).toHaveLength(1);
+    expect(audit.items[0]!.details.raw).toBe(turns[4]![1]);
+  });
+});

@@ -42,9 +42,12 @@ export function register(program: Command): void {
             ...report.notes.map((note) => `- ${note}`),
           ];
           for (const merge of report.merged) {
-            lines.push(
-              `  merge into ${merge.keptId}: ${merge.mergedIds.join(', ')} (similarity ${merge.similarity.toFixed(3)})`,
-            );
+            const facts = merge.facts.map((f) => `${f.entityId} ${f.key} = ${JSON.stringify(f.value)}`);
+            const why =
+              facts.length > 0
+                ? `same fact: ${facts.join('; ')}`
+                : `similarity ${merge.similarity.toFixed(3)}`;
+            lines.push(`  merge into ${merge.keptId}: ${merge.mergedIds.join(', ')} (${why})`);
           }
           for (const archive of report.archived) {
             lines.push(

@@ -1,31 +1,10 @@
-import type { ExplainEntry } from '@strata-memory/core';
+import { formatExplanation } from '@strata-memory/core';
 import type { Command } from 'commander';
-import { table } from '../output.ts';
 import { action } from '../program.ts';
 import { integerOption, type ReaderOptions, readerOf, withReader } from '../reader-options.ts';
-import { formatScore } from '../text-format.ts';
 
 interface RecallOptions extends ReaderOptions {
   budget?: number;
-}
-
-/** The explanation of a recall as a table: every candidate, in or out, with its scores and reason. */
-export function explainTable(entries: ExplainEntry[]): string {
-  return table(
-    ['layer', 'id', 'in', 'tokens', 'keyword', 'vector', 'recency', 'importance', 'final', 'why'],
-    entries.map((e) => [
-      e.layer,
-      e.id,
-      e.included ? 'yes' : 'no',
-      e.tokens,
-      formatScore(e.scores?.keyword),
-      formatScore(e.scores?.vector),
-      formatScore(e.scores?.recency),
-      formatScore(e.scores?.importance),
-      formatScore(e.scores?.final),
-      e.reason,
-    ]),
-  );
 }
 
 /** `strata recall <query> --scope …`: the memory block an agent would get, and why each item is in or out. */
@@ -57,7 +36,7 @@ export function register(program: Command): void {
               context.render(),
               '',
               `${explain.length} candidates, ${included} included, ${context.tokens} of ${budget} tokens:`,
-              explainTable(explain),
+              formatExplanation(explain),
             ].join('\n');
           },
         );

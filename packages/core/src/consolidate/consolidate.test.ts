@@ -125,7 +125,9 @@ describe('consolidate: merging', () => {
       { id: 'ep_c', text: 'Deploys happen on Tuesdays.', occurredAt: now - 3 * DAY, accessCount: 1 },
     ]);
     const report = await memory.consolidate({ scope: maria });
-    expect(report.merged).toEqual([{ keptId: 'ep_b', mergedIds: ['ep_c', 'ep_a'], similarity: 1 }]);
+    expect(report.merged).toEqual([
+      { keptId: 'ep_b', mergedIds: ['ep_c', 'ep_a'], similarity: 1, facts: [] },
+    ]);
     const [kept, a, c] = await store.episodes.get({ scope: maria, ids: ['ep_b', 'ep_a', 'ep_c'] });
     expect(kept).toMatchObject({ status: 'active', accessCount: 6, occurredAt: now - 1 * DAY });
     expect(a).toMatchObject({ status: 'merged', mergedInto: 'ep_b' });
@@ -199,7 +201,7 @@ describe('consolidate: the report says what it looked at', () => {
     expect(report).toMatchObject({ merged: [], archived: [], staleFacts: [], supersededGraph: [] });
     expect(report.checked).toEqual({ scopes: 3, episodes: 2, facts: 1, replacementEdges: 0 });
     expect(report.notes).toEqual([
-      'merge: nothing to merge — 2 active episode(s) in 3 scopes checked; none is the same text as, or at least 0.95 cosine-similar to, another with the same literals at its scope and access level (observe keeps such duplicates out at write time)',
+      'merge: nothing to merge — 2 active episode(s) in 3 scopes checked; none is the same text as, at least 0.95 cosine-similar to, or stating the same facts as another with the same literals at its scope and access level (observe keeps such duplicates out at write time)',
       'archive: nothing to archive — at no scope and access level are two or more episodes older than 30 day(s), below importance 0.5 and below retention value 0.05',
       'stale: no stale facts — 1 active fact(s) checked, each confirmed within 90 day(s)',
       'graph: nothing to retire — 0 active replacement edge(s), none leaving an active replaced node in this subtree',

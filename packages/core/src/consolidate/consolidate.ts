@@ -16,6 +16,7 @@ import {
   prepareArchiveSummary,
 } from './archive-decayed.ts';
 import { applyMerge, type MergePlan, planMerges } from './merge-duplicates.ts';
+import { statedItems } from './same-fact-episodes.ts';
 import { applyStale, planStale } from './stale-facts.ts';
 import { applyGraphSupersede, type GraphSupersedePlan, planGraphSupersede } from './superseded-graph.ts';
 
@@ -27,9 +28,9 @@ import { applyGraphSupersede, type GraphSupersedePlan, planGraphSupersede } from
  * same changes and reports them without writing anything. It is never called from `observe` or
  * `recall`: run it from a scheduled job or the CLI.
  *
- * Merging usually finds little: `observe` already refuses exact and near duplicates at write
- * time, so merges come from episodes written another way (imports, an earlier engine, a lowered
- * `duplicateSimilarity`). The regular work of a long-running memory is archiving, staleness and
+ * `observe` already refuses exact and near duplicates at write time, so text merges come from
+ * episodes written another way (imports, an earlier engine, a lowered `duplicateSimilarity`);
+ * the usual merge is of paraphrases, episodes that stated the same fact in other words. The regular work of a long-running memory is archiving, staleness and
  * retiring replaced graph branches. The report's `checked` and `notes` say what was examined and
  * why a step found nothing.
  */
@@ -74,6 +75,7 @@ async function planScope(
     scope: args.scope,
     episodes,
     threshold: policy.duplicateSimilarity,
+    stated: await statedItems(store, { scope: args.scope, episodes }),
   });
   const touched = new Set(merges.flatMap((m) => [m.kept.id, ...m.merged.map((e) => e.id)]));
   const archives = planArchive({
@@ -118,7 +120,7 @@ function notesOf(
   return [
     report.merged.length > 0
       ? `merge: ${would}fold ${folded} duplicate episode(s) into ${report.merged.length} kept one(s)`
-      : `merge: nothing to merge — ${checked.episodes} active episode(s) in ${where} checked; none is the same text as, or at least ${policy.duplicateSimilarity} cosine-similar to, another with the same literals at its scope and access level (observe keeps such duplicates out at write time)`,
+      : `merge: nothing to merge — ${checked.episodes} active episode(s) in ${where} checked; none is the same text as, at least ${policy.duplicateSimilarity} cosine-similar to, or stating the same facts as another with the same literals at its scope and access level (observe keeps such duplicates out at write time)`,
     report.archived.length > 0
       ? `archive: ${would}fold ${archived} decayed episode(s) into ${report.archived.length} summary episode(s)`
       : `archive: nothing to archive — at no scope and access level are two or more episodes older than ${policy.recencyHalfLifeDays} day(s), below importance ${ARCHIVE_MAX_IMPORTANCE} and below retention value ${archiveBelow}`,
@@ -163,6 +165,7 @@ export async function consolidate(
         keptId: m.kept.id,
         mergedIds: m.merged.map((e) => e.id),
         similarity: m.similarity,
+        facts: m.facts,
       });
     }
     report.staleFacts.push(...plan.stale.map((f) => f.id));

@@ -4,20 +4,28 @@ import { cosine } from '../recall/scoring.ts';
 import { type Scope, sameScope } from '../scope/scope.ts';
 import type { Store, StoreTransaction } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import type { StatedFact, StatedItems } from './same-fact-episodes.ts';
 
 /**
  * Near-duplicate merging: active episodes at one scope (and one access level) with the same
  * normalised text, or with cosine similarity at or above the threshold, form a group, provided
- * they state the same literals (`literal-agreement.ts`: "45 days" and "30 days" never merge). The
- * newest episode of a group is kept; it takes the group's newest time, summed access count,
+ * they state the same literals (`literal-agreement.ts`: "45 days" and "30 days" never merge).
+ * Episodes that stated exactly the same facts (same entity, key and value) and graph items, read
+ * from provenance (`same-fact-episodes.ts`), also form a group whatever their wording; the facts
+ * keep every episode as a confirmation (`facts.confirmationsOf`). The newest episode of a group is kept; it takes the group's newest time, summed access count,
  * latest access and highest importance. The others get status `merged` and `mergedInto`.
  */
 
 export interface MergePlan {
   kept: EpisodeRecord;
   merged: EpisodeRecord[];
-  /** The lowest similarity that joined the group (1 for identical text). */
+  /**
+   * The lowest similarity that joined the group (1 for identical text); for episodes joined by the
+   * fact they state, their embeddings' cosine (0 when either has no embedding).
+   */
   similarity: number;
+  /** The facts every episode of the group stated, when that is what joined them. */
+  facts: StatedFact[];
 }
 
 class Groups {
@@ -50,9 +58,9 @@ function newestFirst(a: EpisodeRecord, b: EpisodeRecord): number {
 
 export async function planMerges(
   store: Store,
-  args: { scope: Scope; episodes: EpisodeRecord[]; threshold: number },
+  args: { scope: Scope; episodes: EpisodeRecord[]; threshold: number; stated?: StatedItems },
 ): Promise<MergePlan[]> {
-  const { scope, episodes, threshold } = args;
+  const { scope, episodes, threshold, stated } = args;
   const byId = new Map(episodes.map((e) => [e.id, e]));
   const literals = new LiteralAgreement();
   const sameLiterals = (a: EpisodeRecord, b: EpisodeRecord) => literals.agree(a.text, b.text);
@@ -95,6 +103,20 @@ export async function planMerges(
     }
   }
 
+  const bySignature = new Map<string, EpisodeRecord[]>();
+  for (const episode of episodes) {
+    const signature = stated?.signatureOf.get(episode.id);
+    if (signature === undefined) continue;
+    const key = `${signature}\u0001${episode.accessLevel}`;
+    const same = bySignature.get(key) ?? [];
+    const first = same.find((other) => sameLiterals(other, episode));
+    if (first) {
+      const measured = first.embedding && episode.embedding ? cosine(first.embedding, episode.embedding) : 0;
+      groups.join(first.id, episode.id, Math.max(0, measured));
+    }
+    bySignature.set(key, [...same, episode]);
+  }
+
   const members = new Map<string, EpisodeRecord[]>();
   for (const episode of episodes) {
     const root = groups.find(episode.id);
@@ -104,7 +126,14 @@ export async function planMerges(
   for (const [root, group] of members) {
     if (group.length < 2) continue;
     const [kept, ...merged] = [...group].sort(newestFirst);
-    plans.push({ kept: kept!, merged, similarity: Math.round(groups.similarityOf(root) * 1e6) / 1e6 });
+    const signature = stated?.signatureOf.get(kept!.id);
+    const shared = signature !== undefined && group.every((e) => stated?.signatureOf.get(e.id) === signature);
+    plans.push({
+      kept: kept!,
+      merged,
+      similarity: Math.round(groups.similarityOf(root) * 1e6) / 1e6,
+      facts: shared ? (stated?.factsOf.get(kept!.id) ?? []) : [],
+    });
   }
   return plans.sort((a, b) => (a.kept.id < b.kept.id ? -1 : 1));
 }
@@ -134,6 +163,10 @@ export async function applyMerge(tx: StoreTransaction, plan: MergePlan, audit: A
     action: 'episode.merge',
     subjectType: 'episode',
     subjectId: plan.kept.id,
-    details: { mergedIds: plan.merged.map((e) => e.id), similarity: plan.similarity },
+    details: {
+      mergedIds: plan.merged.map((e) => e.id),
+      similarity: plan.similarity,
+      ...(plan.facts.length > 0 ? { facts: plan.facts.map((f) => ({ ...f })) } : {}),
+    },
   });
 }

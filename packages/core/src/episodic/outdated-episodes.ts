@@ -42,7 +42,7 @@ import type { EpisodeRecord, FactRecord, JsonValue, Metadata } from '../store/re
 export const OUTDATED_FACTS_KEY = 'outdatedFacts';
 /** Extra episodes that restated a fact's value, kept in `fact.metadata` (the newest last). */
 export const SOURCE_EPISODES_KEY = 'sourceEpisodeIds';
-const MAX_SOURCE_EPISODES = 20;
+const MAX_SOURCE_EPISODES = 200;
 const MAX_VERSIONS_REWRITTEN = 50;
 
 export interface OutdatedFact {

@@ -1,4 +1,5 @@
 import { embedInBatches } from '../episodic/embed-batches.ts';
+import { sourceEpisodeIdsOf } from '../episodic/outdated-episodes.ts';
 import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
 import { AuditTrail } from '../memory/audit-log.ts';
 import { documentEmbedder } from '../memory/document-embedder.ts';
@@ -255,6 +256,36 @@ export function createFactsApi(engine: Engine): FactsApi {
       return found
         .sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.createdAt - b.createdAt)
         .map((f) => withStaleness(f, now, policy.staleAfterDays));
+    },
+
+    async confirmationsOf(scopeInput, idInput, options) {
+      const scope = parseScope(scopeInput);
+      const id = parseArgs(idArgumentSchema, idInput, 'facts.confirmationsOf: id');
+      const { principal } =
+        parseArgs(principalOptionsSchema, options, 'facts.confirmationsOf: options') ?? {};
+      const accessLevel = readLevel(engine, principal);
+      const [fact] = await store.facts.get({ scope, ids: [id], accessLevel });
+      if (!fact) throw notFound('fact', id);
+      const ids = sourceEpisodeIdsOf(fact);
+      const found = ids.length > 0 ? await store.episodes.get({ scope, ids, accessLevel }) : [];
+      const visible = new Map(found.map((e) => [e.id, e]));
+      return {
+        factId: fact.id,
+        count: ids.length,
+        firstSeenAt: fact.validFrom,
+        lastSeenAt: fact.lastConfirmedAt,
+        sources: ids.map((episodeId) => {
+          const episode = visible.get(episodeId);
+          if (!episode) return { episodeId };
+          return {
+            episodeId,
+            occurredAt: episode.occurredAt,
+            text: episode.text,
+            status: episode.status,
+            ...(episode.mergedInto ? { mergedInto: episode.mergedInto } : {}),
+          };
+        }),
+      };
     },
 
     async remember(scopeInput, input) {

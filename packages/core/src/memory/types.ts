@@ -130,6 +130,12 @@ export interface RecallOptions {
   layers?: Layer[];
   /** Most episodes to consider after fusion. Default 20. */
   maxEpisodes?: number;
+  /**
+   * Default true: only candidates that clear the relevance bar enter the block, however much
+   * budget is left. False lets every ranked candidate compete for the budget (to evaluate the
+   * ranking itself).
+   */
+  relevanceBar?: boolean;
 }
 
 /** Why an item is in the context, with the numbers behind it. */
@@ -181,9 +187,20 @@ export interface ExplainEntry {
   id: string;
   tokens: number;
   scores?: ItemScores;
+  /** How it was found, e.g. `keyword + vector match`; for what was left out, also why. */
   reason: string;
+  /** The bar or rule it cleared or missed, e.g. `below the relevance bar: 0.21 < 0.40 (…)`. */
+  rule?: string;
+  /** The line it renders as (long-term items). */
+  text?: string;
   included: boolean;
 }
+
+/**
+ * What `explain()` returns: every candidate, included or not. `String(explanation)` is a table
+ * a person can read in a terminal (see `formatExplanation`).
+ */
+export type Explanation = ExplainEntry[];
 
 export interface MemoryContext {
   scope: Scope;
@@ -212,7 +229,7 @@ export interface MemoryContext {
    */
   render(options?: { omit?: Layer[] }): string;
   /** Every candidate considered, included or not, with its scores and the reason. */
-  explain(): ExplainEntry[];
+  explain(): Explanation;
 }
 
 export interface FactKey {
@@ -281,6 +298,28 @@ export interface FactsApi {
   ): Promise<{ fact: FactRecord; previous?: FactRecord }>;
   /** Marks a fact as still true now (clears stale). */
   confirm(scope: Scope, id: string, options?: { principal?: Principal }): Promise<FactRecord>;
+  /**
+   * The episodes that stated this version's value, each a confirmation of it (the first is the one
+   * it was read from): how many, when first and last seen, and, for those visible from `scope`,
+   * their text and status (a paraphrase merged by consolidation has status `merged`).
+   */
+  confirmationsOf(scope: Scope, id: string, options?: { principal?: Principal }): Promise<FactConfirmations>;
+}
+
+export interface FactConfirmations {
+  factId: string;
+  count: number;
+  /** When the value was first stated (the version's `validFrom`). */
+  firstSeenAt: number;
+  /** When it was last stated or confirmed (`lastConfirmedAt`). */
+  lastSeenAt: number;
+  sources: Array<{
+    episodeId: string;
+    occurredAt?: number;
+    text?: string;
+    status?: EpisodeRecord['status'];
+    mergedInto?: string;
+  }>;
 }
 
 export interface NodeRef {
@@ -414,7 +453,17 @@ export interface ConsolidateOptions {
 
 export interface ConsolidationReport {
   dryRun: boolean;
-  merged: Array<{ keptId: string; mergedIds: string[]; similarity: number }>;
+  /**
+   * Each merge: the kept episode, the ones folded into it, the lowest similarity that joined them
+   * (for episodes joined by a shared fact, their cosine, 0 without embeddings) and the facts every
+   * one of them stated when that is what joined them (empty for a text or similarity merge).
+   */
+  merged: Array<{
+    keptId: string;
+    mergedIds: string[];
+    similarity: number;
+    facts: Array<{ id: string; entityType: string; entityId: string; key: string; value: JsonValue }>;
+  }>;
   archived: Array<{ ids: string[]; summaryEpisodeId?: string }>;
   staleFacts: string[];
   supersededGraph: string[];

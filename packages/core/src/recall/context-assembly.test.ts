@@ -113,7 +113,12 @@ describe('the rolling summary in the block', () => {
         (_, i) => `Small talk about the weather and lunch plans, round ${'abcdefghijklmn'[i]}.`,
       ),
     ]);
-    const ctx = await memory.recall(scope, { query: 'lunch plans', budget: { tokens: 220 } });
+    // Without the relevance bar the lead-time fact is in the block, though the query is about lunch.
+    const ctx = await memory.recall(scope, {
+      query: 'lunch plans',
+      budget: { tokens: 220 },
+      relevanceBar: false,
+    });
     const summary = ctx.sections.summary ?? '';
     // The lead time is a fact (shown in the facts); the Rotterdam sentence exists nowhere else.
     expect(summary).toContain('8 May 2023');
@@ -124,7 +129,7 @@ describe('the rolling summary in the block', () => {
 });
 
 describe('outdated episodes', () => {
-  it('show a superseded value only with a caveat naming the corrected one, in every later recall', async () => {
+  it('are not quoted once the value is superseded: the block shows the current fact', async () => {
     const { memory, clock } = setup();
     await say(memory, thread('monday'), ["Supplier X's lead time is 45 days."]);
     clock.advanceDays(7);
@@ -134,26 +139,39 @@ describe('outdated episodes', () => {
       [1, 'When does steel from Supplier X arrive if I order today?'],
     ] as const) {
       clock.advanceDays(day);
-      const ctx = await memory.recall(thread(`later-${day}`), { query: question, budget: { tokens: 600 } });
-      const episodeLines = sectionLines(ctx.render(), 'episodes').filter((l) => l.includes('45 days'));
+      const scope = thread(`later-${day}`);
+      const ctx = await memory.recall(scope, { query: question, budget: { tokens: 600 } });
+      expect(ctx.render()).not.toContain('45 days');
+      expect(ctx.sections.facts.map((f) => f.fact.value)).toContain('30 days');
+      const old = ctx.explain().find((e) => e.text?.includes("Supplier X's lead time is 45 days."));
+      expect(old?.included).toBe(false);
+      expect(old?.rule).toMatch(/states a value since superseded \(supplier x · lead time\)/);
+
+      // Without the bar, the old turn may be quoted, and then only with the corrected value beside it.
+      const all = await memory.recall(scope, {
+        query: question,
+        budget: { tokens: 600 },
+        relevanceBar: false,
+      });
+      const episodeLines = sectionLines(all.render(), 'episodes').filter((l) => l.includes('45 days'));
       expect(episodeLines).toHaveLength(1);
       expect(episodeLines[0]).toMatch(
         /Supplier X's lead time is 45 days\. \(outdated: supplier x · lead time is now 30 days, corrected 2026-03-09\)$/,
       );
-      expect(ctx.sections.facts.map((f) => f.fact.value)).toContain('30 days');
-      const outdated = ctx.sections.episodes.find((e) => e.text.includes('45 days'))!;
-      expect(outdated.reason).toMatch(/since superseded/);
     }
   });
 });
 
 describe('facts in the budget', () => {
-  it('reserves room for every current fact before episodes, even facts the query does not name', async () => {
+  it('reserves room for the facts the query asks about before episodes, and leaves out the rest', async () => {
     const { memory, store, clock } = setup();
     const scope = thread('setup');
     await say(memory, scope, [
       'Construction suppliers are paid net 60.',
       "Supplier X's lead time is 45 days.",
+    ]);
+    clock.advanceDays(1);
+    await say(memory, thread('finance'), [
       'Our approval limit is 50,000 USD; anything above it needs sign-off from the CFO.',
     ]);
     for (let i = 0; i < 40; i++) {
@@ -163,16 +181,27 @@ describe('facts in the budget', () => {
       clock.advance(60_000);
     }
     expect((await store.facts.find({ scope: maria })).items.length).toBe(3);
-    const ctx = await memory.recall(thread('question'), {
-      query: "Is Supplier X's lead time still the same?",
-      budget: { tokens: 600 },
-    });
+    const query = "Is Supplier X's lead time still the same?";
+    const ctx = await memory.recall(thread('question'), { query, budget: { tokens: 600 } });
     const facts = sectionLines(ctx.render(), 'facts').join('\n');
-    expect(facts).toContain('approval limit: 50,000 USD');
-    expect(facts).toContain('payment terms: net 60');
     expect(facts).toContain('lead time: 45 days');
-    expect(ctx.sections.episodes.length).toBeGreaterThan(3);
+    expect(facts).not.toContain('approval limit');
+    const limit = ctx.explain().find((e) => e.text?.includes('approval limit: 50,000 USD'));
+    expect(limit?.included).toBe(false);
+    expect(limit?.rule).toMatch(/below the relevance bar/);
     expect(ctx.tokens).toBeLessThanOrEqual(600);
+
+    // Without the bar, every current fact is reserved before the 40 notes.
+    const all = await memory.recall(thread('question'), {
+      query,
+      budget: { tokens: 600 },
+      relevanceBar: false,
+    });
+    const allFacts = sectionLines(all.render(), 'facts').join('\n');
+    for (const line of ['approval limit: 50,000 USD', 'payment terms: net 60', 'lead time: 45 days']) {
+      expect(allFacts).toContain(line);
+    }
+    expect(all.sections.episodes.length).toBeGreaterThan(3);
   });
 });
 

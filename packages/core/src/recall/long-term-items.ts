@@ -8,10 +8,11 @@ import type { PathCandidate } from './graph-retrieval.ts';
  * returns them (`RecalledItem`s, with their sources for provenance and evaluation).
  */
 
+/** `rule`: the relevance rule the candidate cleared (see `relevance-bar.ts`). */
 export type LongTermCandidate =
-  | { layer: 'facts'; id: string; tokens: number; value: number; fact: FactCandidate }
-  | { layer: 'episodes'; id: string; tokens: number; value: number; episode: EpisodeCandidate }
-  | { layer: 'graph'; id: string; tokens: number; value: number; path: PathCandidate };
+  | { layer: 'facts'; id: string; tokens: number; value: number; rule?: string; fact: FactCandidate }
+  | { layer: 'episodes'; id: string; tokens: number; value: number; rule?: string; episode: EpisodeCandidate }
+  | { layer: 'graph'; id: string; tokens: number; value: number; rule?: string; path: PathCandidate };
 
 /** The rendered (escaped) line of a candidate. */
 export function lineOf(c: LongTermCandidate): string {

@@ -11,6 +11,7 @@ import type {
 import type { Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import type { Block } from './context-block.ts';
+import { explanation } from './explanation.ts';
 import { toRecalledItem } from './long-term-items.ts';
 import type { SummaryView } from './summary-view.ts';
 
@@ -29,6 +30,8 @@ export function buildMemoryContext(args: {
   scope: Scope;
   query?: string;
   block: Block;
+  /** Candidates left out by the relevance bar, with why. */
+  belowBar?: Array<{ item: Block['excluded'][number]; reason: string }>;
   summary?: SummaryView;
   /** Entries gathered while loading (working memory, retrieval notes and drops). */
   explain: ExplainEntry[];
@@ -50,6 +53,8 @@ export function buildMemoryContext(args: {
       tokens: item.tokens,
       scores: item.scores,
       reason: item.reason,
+      ...(c.rule === undefined ? {} : { rule: c.rule }),
+      text: item.text,
       included: true,
     });
   }
@@ -61,9 +66,12 @@ export function buildMemoryContext(args: {
       tokens: item.tokens,
       scores: item.scores,
       reason: `${item.reason}; left out: ${why}`,
+      rule: why,
+      text: item.text,
       included: false,
     });
   };
+  for (const b of args.belowBar ?? []) leftOut(b.item, b.reason);
   for (const d of block.duplicates) leftOut(d.item, d.reason);
   for (const c of block.excluded) leftOut(c, 'did not fit the token budget');
 
@@ -99,7 +107,8 @@ export function buildMemoryContext(args: {
       }
       return text;
     },
-    explain: () => finalExplain.map((e) => ({ ...e, ...(e.scores ? { scores: { ...e.scores } } : {}) })),
+    explain: () =>
+      explanation(finalExplain.map((e) => ({ ...e, ...(e.scores ? { scores: { ...e.scores } } : {}) }))),
   };
 }
 

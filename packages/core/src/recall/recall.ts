@@ -21,6 +21,7 @@ import { KnownSpeakers } from './known-speakers.ts';
 import type { LongTermCandidate } from './long-term-items.ts';
 import { buildMemoryContext } from './memory-context.ts';
 import { QueryVectors } from './query-vectors.ts';
+import { applyRelevanceBar } from './relevance-bar.ts';
 import { type RecallStage, StageTimer } from './stage-timer.ts';
 import { type SummaryView, summaryView } from './summary-view.ts';
 import { TokenCounter } from './token-counter.ts';
@@ -82,6 +83,7 @@ const recallOptionsSchema = z
       .optional(),
     layers: z.array(z.enum(['working', 'summary', 'facts', 'episodes', 'graph'])).optional(),
     maxEpisodes: z.number().int().min(1).max(MAX_EPISODES).optional(),
+    relevanceBar: z.boolean().optional(),
   })
   .strict();
 
@@ -201,6 +203,12 @@ export function createRecall(
     }
 
     const summary = working?.summary ? summaryOf(working.summary, facts, query) : undefined;
+    const candidates = applyRelevanceBar({
+      facts: factCandidates(facts),
+      others: otherCandidates(episodes, graph),
+      ...(query === undefined || options.relevanceBar === false ? {} : { query }),
+      ...(scope.userId === undefined ? {} : { userId: scope.userId }),
+    });
     const block = timer.timeSync('assemble', () => {
       overhead ??= blockOverhead(tokenizer);
       return assembleBlock(
@@ -209,8 +217,8 @@ export function createRecall(
           summaryBudget: working?.summaryBudget ?? 0,
           messages: working && layers.has('working') ? workingLines(working) : [],
           ...(summary ? { summary } : {}),
-          facts: factCandidates(facts),
-          others: otherCandidates(episodes, graph),
+          facts: candidates.facts,
+          others: candidates.others,
           factShare: tuning.factShare,
           packing: tuning.packing,
           tokenPrior: tuning.tokenPrior,
@@ -223,6 +231,7 @@ export function createRecall(
       scope,
       ...(query === undefined ? {} : { query }),
       block,
+      belowBar: candidates.below,
       ...(summary ? { summary } : {}),
       explain,
       countLine,

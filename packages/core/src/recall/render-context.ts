@@ -28,13 +28,31 @@ export interface RenderInput {
   working: string[];
 }
 
-/** Escapes markup characters and folds line breaks, so stored text stays one line of data. */
+/** Angle brackets a reader could take for markup: ASCII, fullwidth and small forms. */
+const OPEN = '<\\uFF1C\\uFE64';
+const CLOSE = '>\\uFF1E\\uFE65';
+/** An opening bracket before a name, `/name`, `?name` or `!`: the start of a tag or comment. */
+const TAG_START = `[${OPEN}](?=\\s*(?:!|[/?]?\\s*\\p{L}))`;
+/** A whole tag-like span, up to its closing bracket. */
+const TAG = new RegExp(`${TAG_START}([^${OPEN}${CLOSE}]{0,200}?)[${CLOSE}]`, 'gu');
+const UNCLOSED_TAG = new RegExp(TAG_START, 'gu');
+/** Bidirectional overrides, embeddings, isolates and marks, and Unicode tag characters: invisible, they can disguise text. */
+const INVISIBLE = /[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]|[\u{E0000}-\u{E007F}]/gu;
+/** Line breaks in any convention, including NEL, line and paragraph separators, vertical tab and form feed. */
+const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g;
+
+/**
+ * Keeps stored text one line of data for a model, as written (`Park & Hale` stays as it is): a
+ * tag-like span gets single guillemets (`‹/memory›`), so memory text can never close the block or
+ * open markup; invisible direction and tag characters are removed; line breaks become a visible
+ * `⏎`, so no item can pose as a new line of the block.
+ */
 export function escapeMemoryText(text: string): string {
   return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\r\n\u2028\u2029]+/g, ' ⏎ ')
+    .replace(INVISIBLE, '')
+    .replace(LINE_BREAKS, ' ⏎ ')
+    .replace(TAG, '‹$1›')
+    .replace(UNCLOSED_TAG, '‹')
     .replace(/[^\S ]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();

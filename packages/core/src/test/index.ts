@@ -80,4 +80,5 @@ export function scriptedModel(
     },
   };
 }
+export { AISLE_SEAT_CONTROLS, AISLE_SEAT_PARAPHRASES } from './paraphrases.ts';
 export { SAMPLE_SCOPES, seedSampleMemory } from './sample-memory.ts';

@@ -41,7 +41,8 @@ export function strataStrategy(args: {
         const context = await memory.recall(scope, {
           query,
           budget: { tokens: budget },
-          ...(maxEpisodes === undefined ? {} : { maxEpisodes }),
+          // The ranked list is the ranking itself; the budgeted contexts are what an agent is told.
+          ...(maxEpisodes === undefined ? {} : { maxEpisodes, relevanceBar: false }),
         });
         latenciesMs.push(performance.now() - start);
         return context;
