@@ -5,7 +5,6 @@ import type { EpisodeRecord } from '../store/records.ts';
 import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
 import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
-import { queryWithout } from './known-speakers.ts';
 import { contentWords, isStopWord, words } from './terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
@@ -310,4 +309,13 @@ const OWNER = /['’]s\b/u;
 
 function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
+}
+
+/** The query without the tokens that hold one of `names`' words. */
+function queryWithout(query: string, names: ReadonlySet<string>): string {
+  return query
+    .split(/(\s+)/)
+    .filter((token) => !words(token).some((w) => names.has(w)))
+    .join('')
+    .trim();
 }

@@ -14,10 +14,8 @@ import {
   speakerMatcher,
 } from './conversation-signals.ts';
 import { episodePrior, type PriorContext } from './episode-priors.ts';
-import { fuse, type RankedList } from './fusion.ts';
-import { type KnownSpeakers, queryWithout } from './known-speakers.ts';
+import { type RankedList, weightedFusion } from './fusion.ts';
 import { mmrSelect } from './mmr.ts';
-import { expansionTerms } from './query-expansion.ts';
 import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
 import { cosine, dotProduct, unitVector } from './scoring.ts';
@@ -93,8 +91,6 @@ export async function retrieveEpisodes(args: {
   timer?: StageTimer;
   /** Query embeddings of earlier recalls, reused for the same query. */
   queryVectors?: QueryVectors;
-  /** Speakers seen at this scope by earlier recalls (see `KnownSpeakers`). */
-  knownSpeakers?: KnownSpeakers;
   /**
    * Work to do while the turns around the best hits load, given the likely picks (recall counts
    * their lines then, so the store's round trip and that work overlap).
@@ -123,10 +119,7 @@ export async function retrieveEpisodes(args: {
 
   let queryVector: number[] | undefined;
   const speakers = speakerMatcher(query);
-  // A query naming a speaker seen at this scope before skips the search with the name in it.
-  const known = tuning.speakerNamesOutOfKeywords ? args.knownSpeakers?.namedIn(scope, speakers) : undefined;
-  const withoutKnown = known && known.size > 0 ? queryWithout(query, known) : query;
-  const firstKeywordQuery = withVerbForms(contentWords(withoutKnown).length > 0 ? withoutKnown : query);
+  const firstKeywordQuery = withVerbForms(query);
   const keywordSearches = async (): Promise<Array<[string, ScoredEpisode[]]>> => {
     if (!tuning.keyword || !searchable) return [];
     if (!store.capabilities.keywordSearch) {
@@ -186,9 +179,8 @@ export async function retrieveEpisodes(args: {
   for (const [name, results] of keywordResults) addList(name, tuning.keywordWeight, results);
   for (const [name, results] of vectorResults) addList(name, tuning.vectorWeight, results);
 
-  let keywordQuery = firstKeywordQuery;
   if (tuning.speakerNamesOutOfKeywords && lists.some((l) => l.name.startsWith('keyword'))) {
-    keywordQuery = await time('keyword', () =>
+    await time('keyword', () =>
       searchWithoutSpeakerNames({
         store,
         scope,
@@ -202,40 +194,7 @@ export async function retrieveEpisodes(args: {
       }),
     );
   }
-  if (tuning.expansionTerms > 0 && lists.some((l) => l.name === 'keyword' && l.items.length > 0)) {
-    // Second round: the query plus words the best first-round candidates share.
-    const first = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
-    const feedback = [...first]
-      .map(([id, f]) => {
-        const episode = episodes.get(id)!;
-        return {
-          text: episode.text,
-          weight: f.fused * (speakers(episode.speaker) ? 1 + tuning.speakerBoost : 1),
-        };
-      })
-      .sort((a, b) => b.weight - a.weight)
-      .slice(0, tuning.expansionDocs);
-    const terms = expansionTerms({
-      query: keywordQuery,
-      feedback,
-      collection: [...episodes.values()].map((e) => e.text),
-      terms: tuning.expansionTerms,
-    });
-    if (terms.length > 0) {
-      const results = await time('keyword', () =>
-        store.episodes.searchKeyword({
-          scope,
-          accessLevel,
-          query: `${keywordQuery} ${terms.join(' ')}`,
-          limit: pool,
-        }),
-      );
-      addList('expanded', tuning.keywordWeight * tuning.expansionWeight, results);
-      notes.push(note('query-expansion', `second keyword round with: ${terms.join(', ')}`));
-    }
-  }
   if (tuning.completeVectorScores && queryVector) scoreEveryCandidate(lists, episodes.values(), queryVector);
-  args.knownSpeakers?.learn(scope, episodes.values());
   const queryWords = contentWords(query);
   const queryTerms = new Set(queryWords);
   const queryPairs = adjacentPairs(queryWords);
@@ -247,7 +206,7 @@ export async function retrieveEpisodes(args: {
     speakers: askedSpeakers(query, speakers, episodes.values()),
   };
   const priorOf = (episode: EpisodeRecord) => episodePrior(episode, priorContext);
-  const fused = fuse(tuning.fusion, mergeWindowLists(lists), tuning.rrfK);
+  const fused = weightedFusion(mergeWindowLists(lists));
   const coverage = tuning.coverageWeight > 0 && queryTerms.size > 0;
   const termSets = new Map<string, Set<string>>();
   if (coverage) for (const [id, e] of episodes) termSets.set(id, new Set(termsOf(e.text)));

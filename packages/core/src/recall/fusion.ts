@@ -1,7 +1,7 @@
 /**
  * Fusing ranked candidate lists (keyword, vector, in-time-window searches) into one relevance
  * score per id. Drivers return raw scores on different scales (BM25 is unbounded, cosine is
- * -1..1), so fusion uses ranks or per-list normalised scores, never the raw numbers together.
+ * -1..1), so fusion uses per-list normalised scores, never the raw numbers together.
  */
 
 export interface RankedList {
@@ -19,27 +19,6 @@ export interface FusedScore {
   ranks: Record<string, number>;
   /** Raw score in each list that returned the id. */
   scores: Record<string, number>;
-}
-
-export type FusionMethod = 'rrf' | 'weighted';
-
-/**
- * Reciprocal-rank fusion: Σ weight / (k + rank), normalised by the score of an id ranked first in
- * every list. `k` (default 60) flattens the head: larger k, more weight to agreement between lists.
- */
-export function reciprocalRankFusion(lists: RankedList[], k = 60): Map<string, FusedScore> {
-  const out = new Map<string, FusedScore>();
-  const best = lists.reduce((sum, l) => sum + (l.items.length > 0 ? l.weight / (k + 1) : 0), 0);
-  for (const list of lists) {
-    list.items.forEach((item, index) => {
-      const entry = entryFor(out, item.id);
-      if (entry.ranks[list.name] !== undefined) return;
-      entry.ranks[list.name] = index + 1;
-      entry.scores[list.name] = item.score;
-      entry.fused += list.weight / (k + index + 1) / (best || 1);
-    });
-  }
-  return out;
 }
 
 /**
@@ -62,10 +41,6 @@ export function weightedFusion(lists: RankedList[]): Map<string, FusedScore> {
     });
   }
   return out;
-}
-
-export function fuse(method: FusionMethod, lists: RankedList[], rrfK?: number): Map<string, FusedScore> {
-  return method === 'rrf' ? reciprocalRankFusion(lists, rrfK) : weightedFusion(lists);
 }
 
 function entryFor(map: Map<string, FusedScore>, id: string): FusedScore {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../test/index.ts';
 import { packByRank, packByValue } from './budget-packer.ts';
-import { reciprocalRankFusion, weightedFusion } from './fusion.ts';
+import { weightedFusion } from './fusion.ts';
 import { candidateNames } from './graph-retrieval.ts';
 import { mmrSelect } from './mmr.ts';
 import { escapeMemoryText, renderMemoryBlock } from './render-context.ts';
@@ -11,22 +11,6 @@ const list = (name: string, weight: number, ids: string[], scores?: number[]) =>
   name,
   weight,
   items: ids.map((id, i) => ({ id, score: scores?.[i] ?? ids.length - i })),
-});
-
-describe('reciprocal-rank fusion', () => {
-  it('sums weight / (k + rank), normalised by the best possible score', () => {
-    const fused = reciprocalRankFusion([list('keyword', 1, ['a', 'b']), list('vector', 1, ['b', 'c'])], 60);
-    const best = 2 / 61;
-    expect(fused.get('a')!.fused).toBeCloseTo(1 / 61 / best, 12);
-    expect(fused.get('b')!.fused).toBeCloseTo((1 / 62 + 1 / 61) / best, 12);
-    expect(fused.get('c')!.fused).toBeCloseTo(1 / 62 / best, 12);
-    expect(fused.get('b')!.ranks).toEqual({ keyword: 2, vector: 1 });
-  });
-
-  it('an id first in every list scores 1', () => {
-    const fused = reciprocalRankFusion([list('keyword', 2, ['a']), list('vector', 0.5, ['a'])]);
-    expect(fused.get('a')!.fused).toBeCloseTo(1, 12);
-  });
 });
 
 describe('weighted fusion', () => {

@@ -17,7 +17,6 @@ import {
 import { type EpisodeRetrieval, renderEpisode, retrieveEpisodes } from './episode-retrieval.ts';
 import { type FactCandidate, loadCurrentFacts, scoreFacts } from './fact-selection.ts';
 import { type GraphRetrieval, retrieveGraphPaths } from './graph-retrieval.ts';
-import { KnownSpeakers } from './known-speakers.ts';
 import type { LongTermCandidate } from './long-term-items.ts';
 import { buildMemoryContext } from './memory-context.ts';
 import { QueryVectors } from './query-vectors.ts';
@@ -114,7 +113,6 @@ export function createRecall(
   const countLine = (text: string) => counter.count(text);
   const countLines = (lines: readonly string[]) => counter.countLines(lines);
   const queryVectors = new QueryVectors();
-  const knownSpeakers = new KnownSpeakers();
   let overhead: BlockOverhead | undefined;
   let accessWrites: Promise<void> = Promise.resolve();
   const accessFailures: string[] = [];
@@ -173,7 +171,6 @@ export function createRecall(
                   (tuning.budgetScaledEpisodes ? defaultMaxEpisodes(budget) : MIN_EPISODES),
                 timer,
                 queryVectors,
-                knownSpeakers,
                 whileWaiting: (likely) => {
                   for (const episode of likely) listedTokens(countLine, renderEpisode(episode));
                 },

@@ -1,5 +1,3 @@
-import type { FusionMethod } from './fusion.ts';
-
 /**
  * Internal knobs of the recall pipeline. Each stage can be switched off or re-weighted so its
  * contribution can be measured (ablations in the retrieval benchmark); the defaults are the
@@ -10,9 +8,6 @@ export interface RecallTuning {
   keyword: boolean;
   /** Vector candidates (needs an embedder and a store with vector search). */
   vector: boolean;
-  fusion: FusionMethod;
-  /** Reciprocal-rank fusion constant. */
-  rrfK: number;
   keywordWeight: number;
   vectorWeight: number;
   /**
@@ -45,15 +40,6 @@ export interface RecallTuning {
    * matches every turn that addresses that person) and let `speakerBoost` carry it instead.
    */
   speakerNamesOutOfKeywords: boolean;
-  /**
-   * Pseudo-relevance feedback: words added to the query for a second keyword search, taken from
-   * the best first-round candidates (0 = no second round).
-   */
-  expansionTerms: number;
-  /** First-round candidates the expansion words are taken from. */
-  expansionDocs: number;
-  /** Weight of the second round's list, relative to `keywordWeight`. */
-  expansionWeight: number;
   /** 0..1: how much the share of the query's terms an episode holds counts. */
   coverageWeight: number;
   /**
@@ -119,8 +105,6 @@ export interface RecallTuning {
 export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   keyword: true,
   vector: true,
-  fusion: 'weighted',
-  rrfK: 60,
   keywordWeight: 1,
   vectorWeight: 0.8,
   completeVectorScores: true,
@@ -133,9 +117,6 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   questionPenalty: 0.5,
   speakerBoost: 1,
   speakerNamesOutOfKeywords: true,
-  expansionTerms: 0,
-  expansionDocs: 5,
-  expansionWeight: 0.5,
   coverageWeight: 0.3,
   coverageIdf: true,
   proximityWeight: 0.5,
