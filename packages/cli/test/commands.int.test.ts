@@ -96,7 +96,8 @@ describe('strata recall', () => {
     const text = await runCli(['--store', store, 'recall', query, '--scope', maria]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('<memory>');
-    expect(text.stdout).toMatch(/^layer\s+id\s+in\s+tokens\s+keyword\s+vector/m);
+    expect(text.stdout).toMatch(/^\d+ in, \d+ out$/m);
+    expect(text.stdout).toMatch(/^in {3}facts +\d+ tok {2}keyword [\d.]+ · final [\d.]+ {2}\S+$/m);
     expect(text.stdout).toContain(current!.id);
     expect(text.stderr).toContain('recalling');
   });

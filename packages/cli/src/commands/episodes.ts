@@ -29,6 +29,8 @@ export function register(program: Command): void {
           layers: ['episodes'],
           maxEpisodes: options.limit,
           budget: { tokens: SEARCH_BUDGET_TOKENS },
+          // The ranking itself, not the block: every ranked episode, relevant enough or not.
+          relevanceBar: false,
         });
         const ranked = [...context.sections.episodes].sort((a, b) => b.scores.final - a.scores.final);
         const hits = ranked.slice(0, options.limit).map((item) => ({

@@ -25,11 +25,11 @@ export function explanation(entries: ExplainEntry[]): Explanation {
 
 /**
  * A table a person can read in a terminal: one row per candidate (in or out, layer, tokens, each
- * score), then the line it renders as, how it was found and the rule it cleared (or why it
+ * score, id), then the line it renders as, how it was found and the rule it cleared (or why it
  * was left out), indented below it.
  *
  * ```
- * in   facts     16 tok  keyword 1.00 · final 0.97
+ * in   facts     16 tok  keyword 1.00 · final 0.97  fact_4f…
  *        supplier x · lead time: 30 days (maria, 2026-03-09)
  *        current fact visible at this scope; query relevance 1.00
  *        cleared the relevance bar: query relevance 1.00 ≥ 0.3 of the best fact's
@@ -51,7 +51,8 @@ export function formatExplanation(entries: readonly ExplainEntry[]): string {
         e.included ? 'in ' : 'out',
         e.layer.padEnd(layerWidth),
         `${String(e.tokens).padStart(tokenWidth)} tok`,
-        scores || e.id,
+        ...(scores ? [scores] : []),
+        e.id,
       ].join('  '),
     );
     if (e.text) rows.push(`       ${cut(e.text)}`);

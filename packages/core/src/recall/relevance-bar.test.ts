@@ -121,7 +121,7 @@ describe('explain()', () => {
       expect(table).toContain(e.text!.slice(0, 60));
       if (e.rule) expect(table).toContain(e.included ? e.rule : e.reason);
     }
-    expect(table).toMatch(/^in {3}episodes {2}\d+ tok {2}keyword [\d.]+ · .*final [\d.]+$/m);
+    expect(table).toMatch(/^in {3}episodes {2}\d+ tok {2}keyword [\d.]+ · .*final [\d.]+ {2}\S+$/m);
     expect(table).toMatch(/^out {2}episodes/m);
     // The entries stay plain data: JSON has no trace of the table.
     expect(JSON.parse(JSON.stringify(entries))).toEqual(entries.map((e) => ({ ...e })));
