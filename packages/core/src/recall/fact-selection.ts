@@ -1,7 +1,7 @@
 import type { MemoryPolicy } from '../memory/types.ts';
 import { type Scope, scopeDepth } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
-import type { FactRecord } from '../store/records.ts';
+import type { FactRecord, JsonValue } from '../store/records.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
 import { contentWords, termsOf } from './terms.ts';
 
@@ -73,8 +73,30 @@ export function isStale(
   return fact.status === 'stale' || now - fact.lastConfirmedAt > policy.staleAfterDays * DAY_MS;
 }
 
-function valueText(value: FactRecord['value']): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+/**
+ * A fact's value as one readable line: a string as it is; a document as its fields,
+ * `name: Ada; diet.kind: vegan; tags: a, b` (nested fields by their path, lists of plain values
+ * joined); so a document reads the same as the text it is indexed by, without JSON's quotes and
+ * braces.
+ */
+export function factValueText(value: JsonValue): string {
+  if (typeof value === 'string') return value;
+  const fields: string[] = [];
+  fieldLines(value, '', fields);
+  return fields.join('; ');
+}
+
+function fieldLines(value: JsonValue, path: string, out: string[]): void {
+  const at = (text: string) => out.push(path ? `${path}: ${text}` : text);
+  if (value === null || typeof value !== 'object') return void at(String(value));
+  const entries: Array<[string, JsonValue]> = Array.isArray(value)
+    ? value.map((v, i) => [`${path}[${i}]`, v])
+    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
+  if (entries.length === 0) return void at('(empty)');
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
+    return void at(value.map(String).join(', '));
+  }
+  for (const [inner, v] of entries) fieldLines(v, inner, out);
 }
 
 /** `supplier x · lead time: 30 days (said by u1, 2025-12-01; unconfirmed since 2025-12-01)` */
@@ -85,7 +107,7 @@ export function renderFact(fact: FactRecord, stale: boolean): string {
   notes.push(who ? `${who}, ${formatDay(fact.validFrom)}` : formatDay(fact.validFrom));
   if (fact.confidence < 0.9) notes.push(`confidence ${fact.confidence.toFixed(2)}`);
   if (stale) notes.push(`unconfirmed since ${formatDay(fact.lastConfirmedAt)}`);
-  return escapeMemoryText(`${entity} · ${fact.key}: ${valueText(fact.value)} (${notes.join('; ')})`);
+  return escapeMemoryText(`${entity} · ${fact.key}: ${factValueText(fact.value)} (${notes.join('; ')})`);
 }
 
 /**
@@ -101,7 +123,7 @@ export function scoreFacts(args: {
   policy: Pick<MemoryPolicy, 'staleAfterDays'>;
 }): FactCandidate[] {
   const docs = args.facts.map((fact) =>
-    termsOf(`${fact.entityType} ${fact.entityId} ${fact.key} ${valueText(fact.value)}`),
+    termsOf(`${fact.entityType} ${fact.entityId} ${fact.key} ${factValueText(fact.value)}`),
   );
   const queryTerms = args.query ? new Set(contentWords(args.query)) : new Set<string>();
   const queryLower = args.query?.toLowerCase() ?? '';

@@ -69,6 +69,40 @@ describe('the relevance bar', () => {
     expect(all.sections.episodes.map((e) => e.episode.text)).toEqual(["Supplier X's lead time is 45 days."]);
   });
 
+  it('shows a fact once when a text it is indexed by matches: the fact enters, the text is not repeated', async () => {
+    const { memory, say } = setup();
+    await say(NOTES);
+    await memory.facts.remember(maria, {
+      entity: 'site rules',
+      key: 'parking',
+      value: { where: 'Lot C behind the canteen' },
+      index: { texts: ['where: Lot C behind the canteen'], speaker: 'saved memory' },
+    });
+    // Only the index text tells that Lot C is for visitors.
+    await memory.facts.remember(maria, {
+      entity: 'site rules',
+      key: 'p2',
+      value: 'C',
+      index: { texts: ['Visitors park their vans in lot C'] },
+    });
+    const ctx = await memory.recall(thread('ask'), { query: 'Where is Lot C, behind the canteen?' });
+    expect(ctx.sections.facts.map((f) => f.fact.key)).toContain('parking');
+    expect(ctx.sections.episodes.map((e) => e.episode.text)).not.toContain('where: Lot C behind the canteen');
+    const index = ctx.explain().find((e) => e.layer === 'episodes' && e.text?.includes('Lot C behind'));
+    expect(index?.rule).toBe('shown as "site rules · parking: where: Lot C behind the canteen (2026-03-08)"');
+
+    const vans = await memory.recall(thread('ask'), { query: 'Where do visitors park vans?' });
+    const p2 = vans.explain().find((e) => e.layer === 'facts' && e.text?.includes('p2'));
+    expect(p2?.included).toBe(true);
+    expect(p2?.rule).toBe('cleared the relevance bar: a text it is indexed by matches the query');
+
+    const all = await memory.recall(thread('ask'), {
+      query: 'Where is Lot C, behind the canteen?',
+      relevanceBar: false,
+    });
+    expect(all.sections.episodes.map((e) => e.episode.text)).toContain('where: Lot C behind the canteen');
+  });
+
   it('keeps a fact whose words miss the query when the episode it came from matches', async () => {
     const { memory, say } = setup();
     await say(['Construction suppliers are paid net 60.', ...NOTES]);

@@ -1,5 +1,7 @@
 import { outdatedFactsOf } from '../episodic/outdated-episodes.ts';
 import { isSpeakerReference } from '../extract/entity-references.ts';
+import { indexEpisodeIdsOf } from '../facts/fact-index.ts';
+import { factValueText } from './fact-selection.ts';
 import type { LongTermCandidate } from './long-term-items.ts';
 import { contentWords } from './terms.ts';
 
@@ -16,8 +18,10 @@ import { contentWords } from './terms.ts';
  * - Graph paths start from entities the query names (see `graph-retrieval.ts`): they clear it.
  * - An episode that states a fact value since superseded is not quoted: the current fact is
  *   what the block shows; the old value stays in `facts.history` and in `explain()`.
- * - An episode whose statement included facts or connections already show (they came from it and
- *   hold most of its words) is not repeated beside them.
+ * - A fact's index texts (`facts.remember(…, { index })`) stand for the fact: when one clears the
+ *   episode bar the fact does too.
+ * - An episode whose statement included facts or connections already show (they came from it, or it
+ *   is the text a fact is indexed by, and they hold most of its words) is not repeated beside them.
  *
  * Without a query there is nothing to be relevant to, and every candidate competes for the budget.
  */
@@ -98,6 +102,9 @@ export function applyRelevanceBar(args: {
     } else if (source !== undefined && matched.has(source)) {
       c.rule = 'cleared the relevance bar: the episode it came from matches the query';
       facts.push(c);
+    } else if (indexEpisodeIdsOf(record).some((id) => matched.has(id))) {
+      c.rule = 'cleared the relevance bar: a text it is indexed by matches the query';
+      facts.push(c);
     } else {
       below.push({
         item: c,
@@ -118,7 +125,10 @@ export function applyRelevanceBar(args: {
   return { facts, others: kept, below };
 }
 
-/** For each source episode, the words and lines of the included facts and connections that came from it. */
+/**
+ * For each source episode, the words and lines of the included facts and connections that came
+ * from it or that it indexes.
+ */
 function statementsByEpisode(
   items: LongTermCandidate[],
 ): Map<string, { words: Set<string>; lines: string[] }> {
@@ -133,8 +143,9 @@ function statementsByEpisode(
   for (const c of items) {
     if (c.layer === 'facts') {
       const f = c.fact.fact;
-      const value = typeof f.value === 'string' ? f.value : JSON.stringify(f.value);
-      add(f.provenance.episodeId, `${f.entityId} ${f.key} ${value}`, c.fact.text);
+      const statement = `${f.entityId} ${f.key} ${factValueText(f.value)}`;
+      for (const episodeId of [f.provenance.episodeId, ...indexEpisodeIdsOf(f)])
+        add(episodeId, statement, c.fact.text);
     } else if (c.layer === 'graph') {
       for (const edge of c.path.edges) {
         const from = c.path.nodes.find((n) => n.id === edge.from)?.name ?? '';

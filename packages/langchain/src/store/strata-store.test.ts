@@ -47,13 +47,25 @@ describe('StrataStore', () => {
     expect(await memory.facts.history(acme, factKey('prefs/food'))).toHaveLength(2);
   });
 
-  it('puts items in the engine’s recall: the fact always, its text when the query matches', async () => {
+  it('puts items in the engine’s recall once, as a readable fact line', async () => {
     const { memory, store } = setup();
     await store.put(['memories'], 'm1', { text: 'The user is vegetarian' });
-    const context = await memory.recall(acme, { query: 'Is the user vegetarian?' });
-    const rendered = context.render();
-    expect(rendered).toContain('store item memories/m1 · value: {"text":"The user is vegetarian"}');
-    expect(rendered).toContain('saved memory: text: The user is vegetarian');
+    await store.put(['prefs'], 'profile', {
+      city: 'Paris',
+      diet: { kind: 'vegan' },
+      tags: ['quiet', 'early'],
+    });
+    for (const query of ['Is the user vegetarian?', 'Which city, diet and tags?', undefined]) {
+      const rendered = (await memory.recall(acme, query ? { query } : {})).render();
+      const lines = (words: string) => rendered.split('\n').filter((l) => l.includes(words));
+      expect(lines('The user is vegetarian')).toEqual([
+        expect.stringContaining('store item memories/m1 · value: text: The user is vegetarian'),
+      ]);
+      expect(lines('Paris')).toEqual([
+        expect.stringContaining('prefs/profile · value: city: Paris; diet.kind: vegan; tags: quiet, early'),
+      ]);
+      expect(rendered).not.toMatch(/[{}"]/);
+    }
   });
 
   it('search ranks by the current text only; an updated document’s old text is forgotten', async () => {
@@ -286,6 +298,46 @@ describe('StrataStore', () => {
     );
     const system = model.calls[0]!.messages.find(SystemMessage.isInstance)!.text;
     expect(system).toContain('Ada is vegetarian');
+  });
+
+  it('shows what an agent saved once, without JSON, in the block a later thread’s model gets', async () => {
+    const memory = newMemory();
+    const store = new StrataStore({ memory, scope: namespaceLevels(['userId']) });
+    const save = tool(
+      async ({ text }, runtime) => {
+        const { store: runStore, context } = runtime as unknown as {
+          store: BaseStore;
+          context: { userId: string };
+        };
+        await runStore.put([context.userId, 'memories'], 'diet', { text });
+        return 'saved';
+      },
+      { name: 'save_memory', description: 'Save a memory.', schema: z.object({ text: z.string() }) },
+    );
+    await createAgent({
+      model: new FakeToolCallingModel({
+        toolCalls: [[{ name: 'save_memory', args: { text: 'Ada is vegetarian' }, id: 'c1' }], []],
+      }),
+      tools: [save],
+      store,
+      contextSchema: z.object({ userId: z.string() }),
+    }).invoke(
+      { messages: [{ role: 'user', content: 'Remember that I am vegetarian.' }] },
+      { context: { userId: 'ada' }, configurable: { thread_id: 't1' } },
+    );
+
+    const model = fakeModel().respond(new AIMessage('You are vegetarian.'));
+    const agent = createAgent({ model, store, middleware: [strataMemoryMiddleware({ memory })] });
+    await agent.invoke(
+      { messages: [{ role: 'user', content: 'Am I vegetarian?' }] },
+      { context: { userId: 'ada' }, configurable: { thread_id: 't2' } },
+    );
+    const system = model.calls[0]!.messages.find(SystemMessage.isInstance)!.text;
+    const block = system.slice(system.indexOf('<memory>'), system.indexOf('</memory>'));
+    expect(block.split('\n').filter((line) => line.includes('Ada is vegetarian'))).toEqual([
+      expect.stringContaining('memories/diet · value: text: Ada is vegetarian'),
+    ]);
+    expect(block).not.toMatch(/[{}"]/);
   });
 
   it('serves graph.compile({ store }): nodes read and write through config.store', async () => {
