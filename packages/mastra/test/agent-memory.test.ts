@@ -383,3 +383,25 @@ describe('failure policy', () => {
     outage.down = false;
   });
 });
+
+describe('the memory block', () => {
+  it('is the block the engine renders for the same conversation: assistant turns as assistant', async () => {
+    const turns = [
+      { role: 'user' as const, content: 'I moved to Porto last spring.' },
+      { role: 'assistant' as const, content: 'Porto is lovely in spring.' },
+    ];
+    const question = 'Where did I move last spring?';
+    const { agent, prompts } = setup({}, () => turns[1]!.content);
+    await agent.generate(turns[0]!.content, ada('t1'));
+    await agent.generate(question, ada('t2'));
+
+    const reference = newMemory();
+    await reference.observe({ userId: 'ada', threadId: 't1' }, turns);
+    const expected = (
+      await reference.recall({ userId: 'ada', threadId: 't2' }, { query: question })
+    ).render();
+    expect(expected).toContain(`assistant: ${turns[1]!.content}`);
+    const system = systemText(prompts[1]!);
+    expect(system.slice(system.indexOf('<memory>'))).toBe(expected);
+  });
+});

@@ -159,6 +159,27 @@ describe(`strataMiddleware on ai ${AI_MAJOR}`, () => {
       const anaFacts = await memory.facts.list({ orgId: 'acme', userId: 'ana' });
       expect(anaFacts.map((f) => f.value)).not.toContain('crimson');
     });
+
+    it('gives the model the block the engine renders for the same conversation: assistant turns as assistant', async () => {
+      const turns = [
+        { role: 'user' as const, content: 'I moved to Porto last spring.' },
+        { role: 'assistant' as const, content: 'Porto is lovely in spring.' },
+      ];
+      const question = 'Where did I move last spring?';
+      const [t1, t2] = [
+        { userId: 'ada', threadId: 't1' },
+        { userId: 'ada', threadId: 't2' },
+      ];
+      const { model, calls } = setup([{ text: turns[1]!.content }, { text: 'To Porto.' }]);
+      await generateText({ model, prompt: turns[0]!.content, ...strata(t1) });
+      await generateText({ model, prompt: question, ...strata(t2) });
+
+      const reference = newMemory();
+      await reference.observe(t1, turns);
+      const expected = (await reference.recall(t2, { query: question })).render();
+      expect(expected).toContain(`assistant: ${turns[1]!.content}`);
+      expect(systemMessages(calls[1])[0]).toBe(expected);
+    });
   });
 
   describe('once per turn in tool loops', () => {

@@ -292,4 +292,25 @@ describe('strataMemoryMiddleware in createAgent', () => {
     expect(() => strataMemoryMiddleware({ memory, recall: { layers: [] } })).toThrow(/layers/);
     expect(() => strataMemoryMiddleware({ memory, onError: 'ignore' as never })).toThrow(/onError/);
   });
+
+  it('gives the model the block the engine renders for the same conversation: assistant turns as assistant', async () => {
+    const turns = [
+      { role: 'user' as const, content: 'I moved to Porto last spring.' },
+      { role: 'assistant' as const, content: 'Porto is lovely in spring.' },
+    ];
+    const question = 'Where did I move last spring?';
+    const memory = newMemory();
+    const model = answering(turns[1]!.content, 'To Porto.');
+    const agent = createAgent({ model, middleware: [strataMemoryMiddleware({ memory })] });
+    await agent.invoke(user(turns[0]!.content), run('ada', 't1'));
+    await agent.invoke(user(question), run('ada', 't2'));
+
+    const reference = newMemory();
+    await reference.observe({ userId: 'ada', threadId: 't1' }, turns);
+    const expected = (
+      await reference.recall({ userId: 'ada', threadId: 't2' }, { query: question })
+    ).render();
+    expect(expected).toContain(`assistant: ${turns[1]!.content}`);
+    expect(systemTexts(model.calls)[1]).toBe(expected);
+  });
 });
