@@ -13,7 +13,7 @@ import { benchClock } from '../setup/bench-clock.ts';
 import type { EmbedderKind } from '../setup/embedders.ts';
 import { createEmbedder } from '../setup/embedders.ts';
 import { openBenchStore, type StoreKind } from '../setup/stores.ts';
-import { allTurns, type Conversation, loadConversations } from './dataset.ts';
+import { allTurns, type Conversation, loadConversations, selectConversations } from './dataset.ts';
 import { evidenceSize, parseEvidence } from './evidence.ts';
 import { type IngestPath, probeIngest } from './ingest-probe.ts';
 import { QuestionLog, type QuestionRecord, strategyRecord } from './question-log.ts';
@@ -36,7 +36,10 @@ export const QUESTION_DELAY_MS = 60_000;
 export const RANKING_BUDGET_TOKENS = 100_000;
 
 export interface LocomoOptions {
+  /** A folder of `conv-*.json` files, or the LoCoMo repository's `locomo10.json`. */
   data: string;
+  /** Only these conversations (ids such as `conv-26`), in the data's order; all when absent. */
+  conversations?: string[];
   store: StoreKind;
   embedder: EmbedderKind;
   /** Ascending, distinct. */
@@ -148,7 +151,7 @@ export async function runLocomo(
   options: LocomoOptions,
   hooks: { progress: Progress },
 ): Promise<{ report: LocomoReport; notes: LocomoNotes }> {
-  const conversations = await loadConversations(options.data);
+  const conversations = selectConversations(await loadConversations(options.data), options.conversations);
   const tokenizer = defaultTokenizer();
   const embedder = await createEmbedder(options.embedder);
   const plan: RetrievalPlan = { ks: options.ks, budgets: options.budgets };
