@@ -22,7 +22,7 @@ import { keywordStrategy } from './strategies/keyword.ts';
 import { memoizedTokenizer } from './strategies/memoized-tokenizer.ts';
 import { recentStrategy } from './strategies/recent.ts';
 import { strataStrategy } from './strategies/strata.ts';
-import type { RetrievalPlan, Strategy, StrategyName } from './strategies/types.ts';
+import { askedQuestion, type RetrievalPlan, type Strategy, type StrategyName } from './strategies/types.ts';
 import { vectorStrategy } from './strategies/vector.ts';
 import { type StrategySummary, StrategyTally } from './strategy-tally.ts';
 
@@ -227,8 +227,10 @@ export async function runLocomo(
             unresolvedEvidence: evidence.unresolved,
             strategies: {},
           };
+          // Strategies are told the question's text only; its evidence stays here, with the scorer.
+          const asked = askedQuestion(question);
           for (const strategy of strategies) {
-            const retrieval = await strategy.retrieve(question.question);
+            const retrieval = await strategy.retrieve(asked);
             const scores = tallies
               .get(strategy.name)!
               .addQuestion({ category: question.category, evidence, retrieval });
