@@ -166,6 +166,10 @@ describe('bench locomo', () => {
     const missing = captureIo();
     expect(await runCli([...argv, '--conversations', 'conv-7,conv-26'], missing)).toBe(1);
     expect(missing.err()).toMatch(/^error \(invalid_input\): No conversation conv-26/);
+    const folder = captureIo();
+    const folderArgv = ['locomo', '--data', TINY_DIR, '--store', 'memory', '--embedder', 'none', '--json'];
+    expect(await runCli([...folderArgv, '--conversations', 'conv-1'], folder)).toBe(0);
+    expect(JSON.parse(folder.out())).toMatchObject({ conversations: 1, questions: 5 });
   });
 
   it('fails with exit 1 and the error code for a data directory it cannot read', async () => {
