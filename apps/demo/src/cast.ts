@@ -23,7 +23,10 @@ export const tom = person('tom', 'Tom', 'IT buyer');
 /** Leads the platform team; owns the REST → gRPC migration. */
 export const priya = person('priya', 'Priya', 'platform lead');
 
-export const people: readonly Person[] = [maria, tom, priya];
+/** Joins the finance team in scene 10 and introduces herself in plain sentences. */
+export const ada = person('ada', 'Ada', 'new finance analyst');
+
+export const people: readonly Person[] = [maria, tom, priya, ada];
 
 /** The scheduled inbox-triage job (scene 8): its ledger and checkpoints live here. */
 export const inboxJob: Scope = { ...ORG, agentId: 'inbox-triage' };

@@ -47,11 +47,12 @@ const claims = (output: string, mark: '✓' | '✗') =>
   output.split('\n').filter((line) => line.trimStart().startsWith(`${mark} `));
 
 describe('pnpm demo', () => {
-  it('plays the nine scenes on a fresh database and every claim holds', async () => {
+  it('plays the ten scenes on a fresh database and every claim holds', async () => {
     const { code, output } = await runDemo();
     expect(output).toContain(`No memory yet in ${dbPath}`);
     expect(claims(output, '✗')).toEqual([]);
-    expect(claims(output, '✓').length).toBeGreaterThanOrEqual(24);
+    expect(claims(output, '✓').length).toBeGreaterThanOrEqual(29);
+    expect(output).toMatch(/│ \d+ in, \d+ out\n/); // the explain() table of scene 10
     expect(output).toMatch(/✓ all \d+ claims hold/);
     for (const line of [
       'fact written: supplier x · lead time = 45 days',
@@ -65,6 +66,10 @@ describe('pnpm demo', () => {
       '✓ the first run handles each of the 4 distinct emails exactly once',
       '✓ the second run handles nothing twice',
       'fact.stale       supplier x · lead time',
+      'fact written: ada · home city = Porto',
+      'fact written: ada · diet = vegetarian',
+      "✓ Ada's name, home city and diet were read from her sentences and are in the agent's context",
+      '✓ the full history fits the 600-token budget and the block the agent is told is not larger than it',
     ]) {
       expect(output).toContain(line);
     }

@@ -20,6 +20,7 @@ import { blank, narrate, notice } from './print.ts';
 import { consolidationAudit } from './scenes/consolidation-audit.ts';
 import { correctionWins } from './scenes/correction-wins.ts';
 import { decisionGraph } from './scenes/decision-graph.ts';
+import { everydaySentences } from './scenes/everyday-sentences.ts';
 import { factsOverSessions } from './scenes/facts-over-sessions.ts';
 import { inboxJobRunsOnce } from './scenes/inbox-job-runs-once.ts';
 import { longSessionSummary } from './scenes/long-session-summary.ts';
@@ -39,6 +40,7 @@ async function playTheScenes(demo: Demo): Promise<void> {
   await staleFactsCaveat(demo); //  7. 100 days later: stale facts carry a caveat
   await inboxJobRunsOnce(demo, { rerun }); //  8. a triage job runs twice; nothing is handled twice
   await consolidationAudit(demo); //  9. consolidation: dry run, real run, audit log
+  await everydaySentences(demo); // 10. "My name is Ada and I live in Porto." → facts about Ada
 }
 
 async function main(): Promise<number> {

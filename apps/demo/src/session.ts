@@ -76,6 +76,19 @@ export function fullHistoryTokens(demo: Demo, person: Person): number {
   return demo.memory.tokenizer.count((demo.transcripts.get(person.id) ?? []).join('\n'));
 }
 
+/**
+ * Claims that the block costs no more than what it replaces, for a recall whose full history fits
+ * the budget (an agent could then simply resend the history, so memory must not cost more).
+ */
+export function claimNoLargerThanHistory(demo: Demo, context: MemoryContext, person: Person): boolean {
+  const history = fullHistoryTokens(demo, person);
+  return demo.checks.claim(
+    `the full history fits the ${demo.budget}-token budget and the block the agent is told is not larger than it`,
+    history <= demo.budget && context.tokens <= history,
+    `block ${context.tokens} tokens, full history ${history} tokens`,
+  );
+}
+
 /** The rendered block, its token count next to the full history's, and a one-line explain(). */
 export function showContext(demo: Demo, context: MemoryContext, fullHistory?: number): void {
   const cost =

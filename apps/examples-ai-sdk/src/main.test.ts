@@ -48,17 +48,33 @@ describe('examples-ai-sdk chat', () => {
   it('remembers across a restart: two processes over one SQLite file', async () => {
     const first = await chat({
       user: 'ada',
-      lines: ['My name is Ada.', 'My favourite city is Lisbon.', 'What is my name?'],
+      lines: [
+        'My name is Ada and I live in Porto.',
+        "I'm vegetarian.",
+        'My favourite city is Lisbon.',
+        'What is my name?',
+      ],
     });
     expect(first).toContain('assistant> Your name is Ada.');
 
     const second = await chat({
       user: 'ada',
-      lines: ['What is my favourite city?', 'What is my name?', '/facts'],
+      lines: [
+        'What is my favourite city?',
+        'What is my name?',
+        'What is my home city?',
+        'What is my diet?',
+        '/facts',
+      ],
     });
     expect(second).toContain('assistant> Your favourite city is Lisbon.');
     expect(second).toContain('assistant> Your name is Ada.');
     expect(second).toMatch(/favourite city: "Lisbon"/);
+    // read by the offline extractor from plain sentences, then used in the answers above
+    expect(second).toContain('assistant> Your home city is Porto.');
+    expect(second).toContain('assistant> Your diet is vegetarian.');
+    expect(second).toMatch(/home city: "Porto"/);
+    expect(second).toMatch(/diet: "vegetarian"/);
   });
 
   it('keeps users apart in the same file', async () => {

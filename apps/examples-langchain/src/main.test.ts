@@ -49,7 +49,8 @@ describe('examples-langchain agent', () => {
     const first = await chat({
       user: 'ada',
       lines: [
-        'My name is Ada.',
+        'My name is Ada and I live in Porto.',
+        "I'm vegetarian.",
         'Remember that the Porto warehouse closes at six on Fridays.',
         'note: Book the Porto offsite for March',
         'What is my name?',
@@ -63,6 +64,8 @@ describe('examples-langchain agent', () => {
       user: 'ada',
       lines: [
         'What is my name?',
+        'What is my home city?',
+        'What is my diet?',
         'What do you remember about the Porto warehouse?',
         'find notes about the offsite',
         '/facts',
@@ -73,6 +76,11 @@ describe('examples-langchain agent', () => {
     expect(second).toMatch(/assistant> From memory: .*Porto warehouse closes at six on Fridays/);
     expect(second).toContain('assistant> Notes: Book the Porto offsite for March');
     expect(second).toMatch(/name: "Ada"/);
+    // read by the offline extractor from plain sentences, then used in the answers above
+    expect(second).toContain('assistant> Your home city is Porto.');
+    expect(second).toContain('assistant> Your diet is vegetarian.');
+    expect(second).toMatch(/home city: "Porto"/);
+    expect(second).toMatch(/diet: "vegetarian"/);
     expect(second).toContain('  - Book the Porto offsite for March');
   });
 

@@ -54,18 +54,34 @@ describe('examples-mastra chat', () => {
     const first = await chat({
       user: 'ada',
       session: 'first',
-      lines: ['My name is Ada.', 'My favourite city is Lisbon.', 'What is my name?'],
+      lines: [
+        'My name is Ada and I live in Porto.',
+        "I'm vegetarian.",
+        'My favourite city is Lisbon.',
+        'What is my name?',
+      ],
     });
     expect(first).toContain('assistant> Your name is Ada.');
 
     // A new process and a new thread: long-term memory comes back from the file.
     const second = await chat({
       user: 'ada',
-      lines: ['What is my favourite city?', 'What is my name?', '/facts'],
+      lines: [
+        'What is my favourite city?',
+        'What is my name?',
+        'What is my home city?',
+        'What is my diet?',
+        '/facts',
+      ],
     });
     expect(second).toContain('assistant> Your favourite city is Lisbon.');
     expect(second).toContain('assistant> Your name is Ada.');
     expect(second).toMatch(/favourite city: "Lisbon"/);
+    // read by the offline extractor from plain sentences, then used in the answers above
+    expect(second).toContain('assistant> Your home city is Porto.');
+    expect(second).toContain('assistant> Your diet is vegetarian.');
+    expect(second).toMatch(/home city: "Porto"/);
+    expect(second).toMatch(/diet: "vegetarian"/);
 
     // The same thread again: its history comes back too.
     const resumed = await chat({ user: 'ada', session: 'first', lines: ['What did I say last?'] });

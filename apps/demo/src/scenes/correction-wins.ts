@@ -5,7 +5,7 @@ import { valueText } from '../decisions.ts';
 import type { Demo } from '../demo.ts';
 import { sectionLines } from '../memory-block.ts';
 import { label, narrate, quote, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 import { formatDay } from '../simulated-clock.ts';
 
 export const LEAD_TIME = { entity: 'Supplier X', key: 'lead time' };
@@ -68,6 +68,8 @@ export async function correctionWins(demo: Demo): Promise<void> {
     wrong.length === 0,
     wrong.join('; '),
   );
+  const [lastRecall] = later.slice(-1);
+  if (lastRecall) claimNoLargerThanHistory(demo, lastRecall, maria);
 }
 
 function historyRow(fact: FactRecord): string {

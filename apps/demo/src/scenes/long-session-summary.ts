@@ -2,7 +2,7 @@ import { maria } from '../cast.ts';
 import type { Demo } from '../demo.ts';
 import { sectionLines } from '../memory-block.ts';
 import { label, narrate, quote, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 
 const QUOTED = '$4,200';
 
@@ -75,4 +75,5 @@ export async function longSessionSummary(demo: Demo): Promise<void> {
     context.tokens <= demo.budget,
     `${context.tokens} tokens`,
   );
+  claimNoLargerThanHistory(demo, context, maria);
 }
