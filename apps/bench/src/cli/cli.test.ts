@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { captureIo } from '../../test/capture-io.ts';
-import { TINY_DIR } from '../../test/fixtures.ts';
+import { OFFICIAL_FILE, TINY_DIR } from '../../test/fixtures.ts';
 import { STRATEGY_NAMES } from '../locomo/strategies/types.ts';
 import { perfRunSchema } from '../perf/run-perf.ts';
 import { runCli } from './cli.ts';
@@ -134,7 +134,7 @@ describe('bench locomo', () => {
   });
 
   it.each([
-    [['locomo'], /required option '--data <dir>'/],
+    [['locomo'], /required option '--data <path>'/],
     [['locomo', '--data', TINY_DIR, '--k', '0,5'], /--k <list>.*integers in 1\.\.200/],
     [['locomo', '--data', TINY_DIR, '--budget', '100,abc'], /"abc"/],
     [['locomo', '--data', TINY_DIR, '--store', 'redis'], /Allowed choices are memory, sqlite, postgres/],
@@ -155,6 +155,21 @@ describe('bench locomo', () => {
     );
     expect(code).toBe(0);
     expect(JSON.parse(io.out())).toMatchObject({ conversations: 1, questions: 5 });
+  });
+
+  it("runs the LoCoMo repository's locomo10.json with --conversations, and rejects a conversation it does not hold", async () => {
+    const io = captureIo();
+    const argv = ['locomo', '--data', OFFICIAL_FILE, '--store', 'memory', '--embedder', 'none', '--json'];
+    expect(await runCli([...argv, '--conversations', 'conv-7'], io)).toBe(0);
+    // Two scored questions: the third is adversarial (category 5).
+    expect(JSON.parse(io.out())).toMatchObject({ conversations: 1, questions: 2 });
+    const missing = captureIo();
+    expect(await runCli([...argv, '--conversations', 'conv-7,conv-26'], missing)).toBe(1);
+    expect(missing.err()).toMatch(/^error \(invalid_input\): No conversation conv-26/);
+    const folder = captureIo();
+    const folderArgv = ['locomo', '--data', TINY_DIR, '--store', 'memory', '--embedder', 'none', '--json'];
+    expect(await runCli([...folderArgv, '--conversations', 'conv-1'], folder)).toBe(0);
+    expect(JSON.parse(folder.out())).toMatchObject({ conversations: 1, questions: 5 });
   });
 
   it('fails with exit 1 and the error code for a data directory it cannot read', async () => {

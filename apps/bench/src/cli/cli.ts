@@ -46,6 +46,7 @@ interface LocomoFlags {
   k: number[];
   budget: number[];
   strategies: StrategyName[];
+  conversations?: string[];
   out?: string;
   json?: boolean;
 }
@@ -68,6 +69,10 @@ interface PeersFlags {
   json?: boolean;
 }
 
+function conversationList(value: string): string[] {
+  return value.split(',').map((part) => part.trim());
+}
+
 function buildProgram(io: CliIo): Command {
   const program = new Command('bench')
     .description('Strata benchmarks: LoCoMo retrieval against baselines, and store performance.')
@@ -81,7 +86,10 @@ function buildProgram(io: CliIo): Command {
   program
     .command('locomo')
     .description('Turn recall of the LoCoMo evidence, per strategy, at k items and within token budgets.')
-    .requiredOption('--data <dir>', 'directory of conv-*.json files')
+    .requiredOption(
+      '--data <path>',
+      "a folder of conv-*.json files, or the LoCoMo repository's locomo10.json",
+    )
     .addOption(new Option('--store <kind>', 'store driver').choices(STORE_KINDS).default('sqlite'))
     .addOption(new Option('--embedder <kind>', 'embedder').choices(EMBEDDER_KINDS).default('local'))
     .option(
@@ -102,6 +110,11 @@ function buildProgram(io: CliIo): Command {
       nameList(STRATEGY_NAMES),
       [...STRATEGY_NAMES],
     )
+    .option(
+      '--conversations <list>',
+      'only these conversations, e.g. conv-26,conv-30 (default: all)',
+      conversationList,
+    )
     .option('--out <file>', 'write per-question results as JSON lines')
     .option('--json', 'print one JSON object on stdout instead of the table')
     .action(async (flags: LocomoFlags) => {
@@ -113,6 +126,7 @@ function buildProgram(io: CliIo): Command {
           ks: flags.k,
           budgets: flags.budget,
           strategies: flags.strategies,
+          ...(flags.conversations === undefined ? {} : { conversations: flags.conversations }),
           ...(flags.out === undefined ? {} : { out: resolve(io.cwd ?? process.cwd(), flags.out) }),
         },
         { progress: progressBar(io.stderr) },
@@ -212,7 +226,7 @@ function buildProgram(io: CliIo): Command {
     .option(
       '--conversations <list>',
       'only these LoCoMo conversations, e.g. conv-26,conv-30 (default: all)',
-      (value: string) => value.split(',').map((part) => part.trim()),
+      conversationList,
     )
     .option(
       '--datasets <list>',

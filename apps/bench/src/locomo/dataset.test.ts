@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StrataError } from '@strata-memory/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TINY_DIR } from '../../test/fixtures.ts';
+import { OFFICIAL_FILE, TINY_DIR } from '../../test/fixtures.ts';
 import {
   allTurns,
   loadConversations,
@@ -131,6 +131,51 @@ describe('loadConversations', () => {
       caught = error;
     }
     expect(StrataError.hasCode(caught, 'invalid_input')).toBe(true);
+  });
+});
+
+describe("loadConversations on the LoCoMo repository's single file (locomo10.json)", () => {
+  it('reads every entry as a conversation named by its sample_id, with turns, dates and questions', async () => {
+    const [conversation, ...rest] = await loadConversations(OFFICIAL_FILE);
+    expect(rest).toHaveLength(0);
+    expect(conversation!.id).toBe('conv-7');
+    expect(conversation!.speakers).toEqual(['Lena', 'Omar']);
+    expect(allTurns(conversation!).map((t) => t.id)).toEqual(['D1:1', 'D1:2', 'D2:1', 'D2:2']);
+    expect(allTurns(conversation!)[1]!.content).toBe(
+      'Nice! I finally finished my bookshelf. [shares an image: a photo of a wooden bookshelf]',
+    );
+    expect(conversation!.sessions[1]!.date).toBe(Date.UTC(2023, 5, 19, 18, 30));
+    expect(conversation!.questions.map((q) => [q.category, q.evidence])).toEqual([
+      [4, ['D1:1']],
+      [4, ['D1:2']],
+      [5, ['D2:2']],
+    ]);
+    // Annotations (events, observations, summaries) never reach the turns.
+    expect(JSON.stringify(conversation!.sessions)).not.toContain('Marigoldwhistle');
+  });
+
+  it('selects conversations by sample_id, as in a folder', async () => {
+    const all = await loadConversations(OFFICIAL_FILE);
+    expect(selectConversations(all, ['conv-7']).map((c) => c.id)).toEqual(['conv-7']);
+    expect(() => selectConversations(all, ['conv-26'])).toThrow(/conv-26/);
+  });
+
+  it('rejects a file that is neither format, or holds no conversation, with invalid_input', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-dataset-'));
+    try {
+      for (const [name, text] of [
+        ['object.json', '{"speaker_a": "A"}'],
+        ['empty.json', '[]'],
+        ['no-id.json', '[{"conversation": {}, "qa": []}]'],
+        ['broken.json', '[{'],
+      ] as const) {
+        await writeFile(join(dir, name), text);
+        const error = await rejection(loadConversations(join(dir, name)));
+        expect(StrataError.hasCode(error, 'invalid_input'), name).toBe(true);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

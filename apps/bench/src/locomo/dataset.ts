@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { invalidInput, StrataError } from '@strata-memory/core';
 import { z } from 'zod/v4';
@@ -125,28 +125,64 @@ export function parseConversation(id: string, document: unknown): Conversation {
   };
 }
 
-/** Every `conv-*.json` in `dir`, in name order (numeric where the names are numbers). */
-export async function loadConversations(dir: string): Promise<Conversation[]> {
+// The LoCoMo repository's `data/locomo10.json`: every conversation in one array, each entry
+// `{ sample_id, conversation: { speaker_a, speaker_b, session_K, session_K_date_time }, qa, ... }`.
+const officialFileSchema = z.array(
+  z.looseObject({
+    sample_id: z.string().min(1),
+    conversation: z.looseObject({}),
+    qa: z.array(z.unknown()),
+  }),
+);
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new StrataError({ code: 'invalid_input', message: `${path} is not readable JSON`, cause: error });
+  }
+}
+
+/** Every conversation of the LoCoMo repository's single-file format (`locomo10.json`), in file order. */
+export function parseOfficialFile(path: string, document: unknown): Conversation[] {
+  const parsed = officialFileSchema.safeParse(document);
+  if (!parsed.success) {
+    throw invalidInput(
+      `${path}: neither a folder of conv-*.json files nor the LoCoMo repository's locomo10.json: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  if (parsed.data.length === 0) throw invalidInput(`${path} holds no conversation.`);
+  return parsed.data.map((entry) =>
+    parseConversation(entry.sample_id, { ...entry.conversation, qa: entry.qa }),
+  );
+}
+
+/**
+ * The conversations at `path`: a folder of `conv-*.json` files, in name order (numeric where the
+ * names are numbers), or the LoCoMo repository's `locomo10.json`, in file order.
+ */
+export async function loadConversations(path: string): Promise<Conversation[]> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(path)).isFile();
+  } catch (error) {
+    throw new StrataError({ code: 'invalid_input', message: `Cannot read --data ${path}`, cause: error });
+  }
+  if (isFile) return parseOfficialFile(path, await readJson(path));
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = await readdir(path);
   } catch (error) {
-    throw new StrataError({ code: 'invalid_input', message: `Cannot read --data ${dir}`, cause: error });
+    throw new StrataError({ code: 'invalid_input', message: `Cannot read --data ${path}`, cause: error });
   }
   const files = names
     .filter((name) => /^conv-.+\.json$/.test(name))
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  if (files.length === 0) throw invalidInput(`No conv-*.json file in ${dir}.`);
+  if (files.length === 0) throw invalidInput(`No conv-*.json file in ${path}.`);
   const conversations: Conversation[] = [];
   for (const file of files) {
-    const path = join(dir, file);
-    let document: unknown;
-    try {
-      document = JSON.parse(await readFile(path, 'utf8'));
-    } catch (error) {
-      throw new StrataError({ code: 'invalid_input', message: `${path} is not readable JSON`, cause: error });
-    }
-    conversations.push(parseConversation(basename(file, '.json'), document));
+    const filePath = join(path, file);
+    conversations.push(parseConversation(basename(file, '.json'), await readJson(filePath)));
   }
   return conversations;
 }

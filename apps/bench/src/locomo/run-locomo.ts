@@ -13,7 +13,7 @@ import { benchClock } from '../setup/bench-clock.ts';
 import type { EmbedderKind } from '../setup/embedders.ts';
 import { createEmbedder } from '../setup/embedders.ts';
 import { openBenchStore, type StoreKind } from '../setup/stores.ts';
-import { allTurns, type Conversation, loadConversations } from './dataset.ts';
+import { allTurns, type Conversation, loadConversations, selectConversations } from './dataset.ts';
 import { evidenceSize, parseEvidence } from './evidence.ts';
 import { type IngestPath, probeIngest } from './ingest-probe.ts';
 import { QuestionLog, type QuestionRecord, strategyRecord } from './question-log.ts';
@@ -22,7 +22,7 @@ import { keywordStrategy } from './strategies/keyword.ts';
 import { memoizedTokenizer } from './strategies/memoized-tokenizer.ts';
 import { recentStrategy } from './strategies/recent.ts';
 import { strataStrategy } from './strategies/strata.ts';
-import type { RetrievalPlan, Strategy, StrategyName } from './strategies/types.ts';
+import { askedQuestion, type RetrievalPlan, type Strategy, type StrategyName } from './strategies/types.ts';
 import { vectorStrategy } from './strategies/vector.ts';
 import { type StrategySummary, StrategyTally } from './strategy-tally.ts';
 
@@ -36,7 +36,10 @@ export const QUESTION_DELAY_MS = 60_000;
 export const RANKING_BUDGET_TOKENS = 100_000;
 
 export interface LocomoOptions {
+  /** A folder of `conv-*.json` files, or the LoCoMo repository's `locomo10.json`. */
   data: string;
+  /** Only these conversations (ids such as `conv-26`), in the data's order; all when absent. */
+  conversations?: string[];
   store: StoreKind;
   embedder: EmbedderKind;
   /** Ascending, distinct. */
@@ -148,7 +151,7 @@ export async function runLocomo(
   options: LocomoOptions,
   hooks: { progress: Progress },
 ): Promise<{ report: LocomoReport; notes: LocomoNotes }> {
-  const conversations = await loadConversations(options.data);
+  const conversations = selectConversations(await loadConversations(options.data), options.conversations);
   const tokenizer = defaultTokenizer();
   const embedder = await createEmbedder(options.embedder);
   const plan: RetrievalPlan = { ks: options.ks, budgets: options.budgets };
@@ -224,8 +227,10 @@ export async function runLocomo(
             unresolvedEvidence: evidence.unresolved,
             strategies: {},
           };
+          // Strategies are told the question's text only; its evidence stays here, with the scorer.
+          const asked = askedQuestion(question);
           for (const strategy of strategies) {
-            const retrieval = await strategy.retrieve(question.question);
+            const retrieval = await strategy.retrieve(asked);
             const scores = tallies
               .get(strategy.name)!
               .addQuestion({ category: question.category, evidence, retrieval });

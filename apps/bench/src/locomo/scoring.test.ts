@@ -1,7 +1,8 @@
+import { StrataError } from '@strata-memory/core';
 import { describe, expect, it } from 'vitest';
 import { wordTokenizer } from '../../test/fixtures.ts';
 import { parseEvidence } from './evidence.ts';
-import { recallAtKs, turnRecall, turnsOfFirst } from './scoring.ts';
+import { assertOneTurnPerItem, recallAtKs, turnRecall, turnsOfFirst } from './scoring.ts';
 import { contextLine, packLines } from './strategies/context-lines.ts';
 import type { QuestionRetrieval } from './strategies/types.ts';
 import { StrategyTally } from './strategy-tally.ts';
@@ -26,6 +27,40 @@ function retrieval(
   };
 }
 
+describe('one turn per ranked item', () => {
+  it('rejects, with invalid_input, a ranking whose item came from several turns, wherever it ranks', () => {
+    const evidence = parseEvidence(['D1:3', 'D2:3'], turns);
+    const bundled = [['D1:1'], [], ['D1:3', 'D2:3']];
+    for (const score of [
+      () => assertOneTurnPerItem(bundled),
+      () => recallAtKs(evidence, bundled, [1]),
+      () => turnsOfFirst(bundled, 1),
+      () =>
+        new StrategyTally({ name: 'strata', scored: true, plan: { ks: [1, 3], budgets: [] } }).addQuestion({
+          category: 1,
+          evidence,
+          retrieval: retrieval(bundled, {}),
+        }),
+    ]) {
+      let caught: unknown;
+      try {
+        score();
+      } catch (error) {
+        caught = error;
+      }
+      expect(StrataError.hasCode(caught, 'invalid_input')).toBe(true);
+      expect((caught as Error).message).toContain('Ranked item 3 came from 2 turns (D1:3, D2:3)');
+    }
+    // The same turns, one per item, are scored: an item from no turn still takes its rank.
+    expect(recallAtKs(evidence, [['D1:1'], [], ['D1:3'], ['D2:3']], [3, 4])).toEqual(
+      new Map([
+        [3, 0.5],
+        [4, 1],
+      ]),
+    );
+  });
+});
+
 describe('turn recall', () => {
   it('is the share of evidence ids found, unresolved ids always missed', () => {
     const evidence = parseEvidence(['D1:3; D2:3', 'D:9:9'], turns);
@@ -38,9 +73,9 @@ describe('turn recall', () => {
     expect(() => turnRecall(parseEvidence([], turns), new Set(['D1:1']))).toThrow(RangeError);
   });
 
-  it('at k counts every turn of each of the first k items', () => {
-    const ranked = [['D1:4'], ['D1:1', 'D2:3'], [], ['D1:3']];
-    expect([...turnsOfFirst(ranked, 2)].sort()).toEqual(['D1:1', 'D1:4', 'D2:3']);
+  it('at k counts the turn of each of the first k items', () => {
+    const ranked = [['D1:4'], ['D2:3'], [], ['D1:3']];
+    expect([...turnsOfFirst(ranked, 2)].sort()).toEqual(['D1:4', 'D2:3']);
     const evidence = parseEvidence(['D1:3', 'D2:3'], turns);
     expect(recallAtKs(evidence, ranked, [1, 2, 3, 4, 10])).toEqual(
       new Map([

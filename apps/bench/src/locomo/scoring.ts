@@ -1,3 +1,4 @@
+import { invalidInput } from '@strata-memory/core';
 import { type Evidence, evidenceSize } from './evidence.ts';
 
 /**
@@ -10,8 +11,23 @@ export function turnRecall(evidence: Evidence, found: ReadonlySet<string>): numb
   return evidence.turns.filter((turn) => found.has(turn)).length / size;
 }
 
-/** The turns that the first `k` ranked items came from (each item counts all its turns). */
+/**
+ * Rejects, with `invalid_input`, a ranking with an item that came from more than one turn: one rank
+ * scores one turn at most, so a strategy cannot raise its recall@k by bundling turns into an item.
+ * An item from no dataset turn (e.g. a fact without a source) still takes its rank.
+ */
+export function assertOneTurnPerItem(ranked: readonly (readonly string[])[]): void {
+  const rank = ranked.findIndex((turns) => turns.length > 1);
+  if (rank >= 0) {
+    throw invalidInput(
+      `Ranked item ${rank + 1} came from ${ranked[rank]!.length} turns (${ranked[rank]!.join(', ')}); an item scores one turn at most.`,
+    );
+  }
+}
+
+/** The turns that the first `k` ranked items came from; rejects an item from more than one turn. */
 export function turnsOfFirst(ranked: readonly (readonly string[])[], k: number): Set<string> {
+  assertOneTurnPerItem(ranked);
   return new Set(ranked.slice(0, k).flat());
 }
 

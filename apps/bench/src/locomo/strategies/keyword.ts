@@ -17,7 +17,7 @@ export function keywordStrategy(args: {
   return {
     name: 'bm25',
     scored: true,
-    async retrieve(query) {
+    async retrieve({ question: query }) {
       return rankedEpisodeRetrieval({
         ...args,
         search: (limit) => args.store.episodes.searchKeyword({ scope: args.scope, query, limit }),

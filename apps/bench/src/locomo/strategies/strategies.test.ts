@@ -54,7 +54,7 @@ describe('baseline strategies on a tiny conversation', () => {
 
   it('bm25 ranks the turns that share the query words first and fills each budget in rank order', async () => {
     const bm25 = keywordStrategy({ store, scope: questionScope, tokenizer: wordTokenizer, plan, knownTurns });
-    const result = await bm25.retrieve('Where is Ben moving to Lisbon?');
+    const result = await bm25.retrieve({ question: 'Where is Ben moving to Lisbon?' });
     expect(result.ranked[0]).toEqual(['D2:4']);
     expect(result.latenciesMs).toHaveLength(1);
     // "Ben: Big news: I am moving to Lisbon in June for a new job." is 14 words: it fits in 30, not 12.
@@ -77,13 +77,13 @@ describe('baseline strategies on a tiny conversation', () => {
       plan,
       knownTurns,
     });
-    const result = await vector.retrieve('pottery teacher says my vase is ready');
+    const result = await vector.retrieve({ question: 'pottery teacher says my vase is ready' });
     expect(result.ranked[0]).toEqual(['D2:2']);
   });
 
   it('recent returns the latest turns, newest first, as an unbroken window', async () => {
     const recent = recentStrategy({ store, conversationScope, tokenizer: wordTokenizer, plan, knownTurns });
-    const result = await recent.retrieve('anything at all');
+    const result = await recent.retrieve({ question: 'anything at all' });
     expect(result.ranked.slice(0, 3)).toEqual([['D2:4'], ['D2:3'], ['D2:2']]);
     // The newest turn is 14 words: over 12, so the unbroken window at 12 is empty.
     expect(result.budgets.get(12)).toEqual({ turns: [], tokens: 0, overBudget: false });
@@ -94,7 +94,7 @@ describe('baseline strategies on a tiny conversation', () => {
 
   it('full-context counts every turn and is not scored', async () => {
     const full = fullContextStrategy({ store, conversationScope, tokenizer: wordTokenizer });
-    const result = await full.retrieve('anything');
+    const result = await full.retrieve({ question: 'anything' });
     expect(full.scored).toBe(false);
     const words = allTurns(conversation).reduce(
       (sum, turn) => sum + wordTokenizer.count(`${turn.speaker}: ${turn.content}`),

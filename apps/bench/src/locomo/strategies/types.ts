@@ -13,7 +13,10 @@ export interface BudgetedContext {
 
 /** One strategy's answer to one question. */
 export interface QuestionRetrieval {
-  /** Items best first, each as the turns it came from; scored at every k. Empty when `scored` is false. */
+  /**
+   * Items best first, each as the dataset turn it came from (one at most: the scorer rejects an item
+   * from more than one); scored at every k. Empty when `scored` is false.
+   */
   ranked: string[][];
   /** One context per budget. Empty when `scored` is false. */
   budgets: Map<number, BudgetedContext>;
@@ -23,11 +26,24 @@ export interface QuestionRetrieval {
   latenciesMs: number[];
 }
 
+/**
+ * All a strategy is told about a question: its text. Evidence, answers and categories stay with the
+ * scorer (`askedQuestion` builds this from a dataset question).
+ */
+export interface AskedQuestion {
+  readonly question: string;
+}
+
+/** The question text of a dataset question, and nothing else of it. */
+export function askedQuestion(question: { question: string }): AskedQuestion {
+  return Object.freeze({ question: question.question });
+}
+
 export interface Strategy {
   readonly name: StrategyName;
   /** False for `full-context`, which holds every turn and reports tokens only. */
   readonly scored: boolean;
-  retrieve(query: string): Promise<QuestionRetrieval>;
+  retrieve(asked: AskedQuestion): Promise<QuestionRetrieval>;
 }
 
 /** Where a strategy reads and what it must produce. */

@@ -18,7 +18,7 @@ export function vectorStrategy(args: {
   return {
     name: 'vector',
     scored: true,
-    async retrieve(query) {
+    async retrieve({ question: query }) {
       return rankedEpisodeRetrieval({
         ...args,
         search: async (limit) => {
