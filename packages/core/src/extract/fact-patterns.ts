@@ -1,5 +1,6 @@
 import type { Clause } from './clauses.ts';
 import { commerceFacts } from './commerce-patterns.ts';
+import { decisionFrom } from './decision-patterns.ts';
 import { tagPhrase } from './english-model.ts';
 import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
@@ -24,6 +25,7 @@ import { cleanValue } from './value-phrases.ts';
  * - payments and prices: "<Entity> are paid <terms>", "we pay <Entity> <terms>", "<Name> quoted
  *   <amount> for <item>" (see `commerce-patterns.ts`)
  * - threshold rules: "approvals above 50,000 USD need sign-off" (see `rule-patterns.ts`)
+ * - decisions: "we chose X over Y for Z because R" (see `decision-patterns.ts`)
  * - "<subject> changed to <value>" and other explicit updates
  * - "I prefer X [over Y] [for Z]"
  * - in a what-if or conditional: "<actor> extended <attribute> to <value>", "<subject> was <value>",
@@ -159,6 +161,8 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     return [{ ...SPEAKER_ENTITY, key, value, confidence: 0.9, named: false }];
   }
 
+  const decision = decisionFrom(text, ctx.knownEntities);
+  if (decision) return decision.facts;
   const commerce = commerceFacts(text, ctx.knownEntities);
   if (commerce) return commerce;
   const rule = ruleFacts(text, ctx.knownEntities);
