@@ -77,3 +77,72 @@ describe('rules extractor: decisions', () => {
     }
   });
 });
+
+describe('rules extractor: questions, what-ifs, plans, hedges and quotes', () => {
+  type Proposal = [entity: string, key: string, value: string];
+  const proposalsOf = (e: Extraction): Proposal[] =>
+    e.facts.filter((f) => f.kind === 'hypothetical').map((f) => [f.entity, f.key, String(f.value)]);
+
+  const cases: Array<[string, Proposal[]]> = [
+    ['Is the Lisbon offsite budget $40,000?', [['Lisbon offsite', 'budget', '$40,000']]],
+    [
+      'Should the API rate limit be 2,000 requests per minute?',
+      [['API', 'rate limit', '2,000 requests per minute']],
+    ],
+    ['We plan to move the all-hands to Thursdays next quarter.', [['', 'all-hands', 'Thursdays']]],
+    ['We might switch the event bus to Kafka next year.', [['', 'event bus', 'Kafka']]],
+    ['We are thinking about a 15% deposit for Kestrel Metals.', [['Kestrel Metals', 'deposit', '15%']]],
+    [
+      'We are considering Northwind Logistics for UK shipping.',
+      [['UK shipping', 'decision', 'Northwind Logistics']],
+    ],
+    [
+      'I think the Helix migration deadline is 1 May, but I am not sure.',
+      [['Helix migration', 'deadline', '1 May']],
+    ],
+    ['The client asked: "can the SLA be 99.99%?"', [['', 'sla', '99.99%']]],
+  ];
+  it.each(cases)('%s', async (text, expected) => {
+    const e = await extract(text);
+    expect(proposalsOf(e)).toEqual(expected);
+    expect(factsOf(e)).toEqual([]);
+  });
+
+  it('carries the sentence it came from', async () => {
+    const text = 'Is the Lisbon offsite budget $40,000?';
+    expect((await extract(text)).facts[0]?.evidence).toBe(text);
+  });
+
+  it('proposes nothing for requests and questions without a value', async () => {
+    for (const text of [
+      'Can you book a table for two?',
+      'Who is on call this weekend?',
+      'What time is it in Tokyo right now?',
+      'Could you check the weather for tomorrow?',
+    ]) {
+      expect((await extract(text)).facts).toEqual([]);
+    }
+  });
+});
+
+describe('rules extractor: attributes of named things', () => {
+  const cases: Array<[string, Row[]]> = [
+    ['The Atlas project deadline is 14 April.', [['Atlas project', 'deadline', '14 April']]],
+    [
+      'The Zenith maintenance window is Sundays from 1 to 3 am.',
+      [['Zenith', 'maintenance window', 'Sundays from 1 to 3 am']],
+    ],
+    ['The payments service SLA is 99.95%.', [['payments service', 'sla', '99.95%']]],
+    ['The engineering offsite budget is $18,000.', [['engineering offsite', 'budget', '$18,000']]],
+    ['The Sydney team standup is at 8:45 am.', [['Sydney team', 'standup', '8:45 am']]],
+    [
+      'The API rate limit was raised to 1,000 requests per minute.',
+      [['API', 'rate limit', '1,000 requests per minute']],
+    ],
+    // A bare compound names an attribute without its owner.
+    ['The meeting room is Cedar.', [['', 'meeting room', 'Cedar']]],
+  ];
+  it.each(cases)('%s', async (text, expected) => {
+    expect(factsOf(await extract(text))).toEqual(expected);
+  });
+});

@@ -13,6 +13,7 @@ import {
 } from './noun-phrases.ts';
 import { ruleFacts } from './rule-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
+import { tentativeFacts } from './tentative-values.ts';
 import { cleanValue } from './value-phrases.ts';
 
 /**
@@ -52,10 +53,12 @@ export interface FactPatternContext {
 }
 
 const COPULA =
-  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to)\s+(.+)$/i;
+  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
 const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
 const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
+/** What follows a proposed value and is not part of it: a condition, a purpose, a time to come. */
+const HYPOTHETICAL_TAIL = /\s+(?:if|unless|when|instead|then|for|next|later|soon|this|by then)\b.*$/i;
 const CHANGE_TO =
   /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made)\s+(.+?)\s+to\s+(.+)$/i;
 const NAME_IS = /^(?:my name is|my name's|i am called|i'm called|call me|i go by|you can call me)\s+(.+)$/i;
@@ -220,7 +223,7 @@ function hypotheticalFacts(
   const change = CHANGE_TO.exec(body);
   if (change) {
     const actor = change[1]?.toLowerCase();
-    const value = cleanValue(change[3]!);
+    const value = cleanValue(change[3]!.replace(HYPOTHETICAL_TAIL, ''));
     if (!isValidValue(value)) return [];
     const parsed = parseSubject(change[2]!, {
       knownEntities: ctx.knownEntities,
@@ -240,7 +243,7 @@ function hypotheticalFacts(
   }
   const copula = HYPOTHETICAL_COPULA.exec(body);
   if (copula) {
-    const value = cleanValue(copula[2]!.replace(/\s+(?:if|instead|then)\b.*$/i, ''));
+    const value = cleanValue(copula[2]!.replace(HYPOTHETICAL_TAIL, ''));
     if (!isValidValue(value)) return [];
     const parsed = parseSubject(copula[1]!, {
       knownEntities: ctx.knownEntities,
@@ -258,15 +261,26 @@ function hypotheticalFacts(
  * reviewed, not stored).
  */
 export function factsFromClause(clause: Clause, ctx: FactPatternContext): FactCandidate[] {
-  if (clause.hypothetical) {
-    return hypotheticalFacts(clause.factText, ctx).map((f) => ({
+  const tentative = () =>
+    tentativeFacts(clause.factText, ctx.knownEntities).map((f) => ({
       ...f,
-      kind: 'hypothetical',
+      kind: 'hypothetical' as const,
       evidence: clause.original,
     }));
+  if (clause.hypothetical) {
+    const found = hypotheticalFacts(clause.factText, ctx).map((f) => ({
+      ...f,
+      kind: 'hypothetical' as const,
+      evidence: clause.original,
+    }));
+    return found.length > 0 ? found : tentative();
   }
-  if (clause.question || clause.negated) return [];
-  return statementFacts(clause.factText, ctx).map((f) => ({
+  // Questions, plans and quoted words propose a value at most: reviewed, never stored.
+  if (clause.question || clause.tentative || clause.quoted) return tentative();
+  const stated = clause.negated ? [] : statementFacts(clause.factText, ctx);
+  // A hedge whose statement the patterns cannot read still proposes its value.
+  if (stated.length === 0) return clause.hedged ? tentative() : [];
+  return stated.map((f) => ({
     ...f,
     confidence: clause.hedged ? Math.min(f.confidence, 0.5) : clause.correction ? 0.95 : f.confidence,
     kind: clause.correction ? 'correction' : 'statement',
