@@ -134,13 +134,37 @@ describe('rules extractor: attributes of named things', () => {
     ],
     ['The payments service SLA is 99.95%.', [['payments service', 'sla', '99.95%']]],
     ['The engineering offsite budget is $18,000.', [['engineering offsite', 'budget', '$18,000']]],
-    ['The Sydney team standup is at 8:45 am.', [['Sydney team', 'standup', '8:45 am']]],
+    ['The Sydney team standup is at 8:45 am.', [['Sydney team standup', 'time', '8:45 am']]],
     [
       'The API rate limit was raised to 1,000 requests per minute.',
       [['API', 'rate limit', '1,000 requests per minute']],
     ],
     // A bare compound names an attribute without its owner.
     ['The meeting room is Cedar.', [['', 'meeting room', 'Cedar']]],
+    // Attributes stated with a verb, keyed by it.
+    ['The Rotterdam depot opens at 6 am.', [['Rotterdam depot', 'opens', '6 am']]],
+    ['The Madrid hub is managed by Sofia Ruiz.', [['Madrid hub', 'manager', 'Sofia Ruiz']]],
+    ['Invoice INV-2240 was paid on 2 August.', [['Invoice INV-2240', 'paid on', '2 August']]],
+    [
+      'The Leeds warehouse has 1,200 pallet spaces.',
+      [['Leeds warehouse', 'pallet spaces', '1,200 pallet spaces']],
+    ],
+    ['The free tier includes 10 GB of storage.', [['free tier', 'storage', '10 GB']]],
+    [
+      'Delta Print now delivers within 3 business days.',
+      [['Delta Print', 'delivers within', '3 business days']],
+    ],
+    [
+      "Vendor Orion's support contract renews on the first of each quarter.",
+      [['Orion', 'support contract renews', 'the first of each quarter']],
+    ],
+    // Events: their timing.
+    ['The board meeting is on 12 June.', [['board meeting', 'date', '12 June']]],
+    ['The fire drill is every six months.', [['fire drill', 'schedule', 'every six months']]],
+    ['The meeting is at 4 pm.', [['', 'meeting', '4 pm']]],
+    // A verb without a quantity states no attribute.
+    ['The platform team runs the deploys.', []],
+    ['Ana handles the invoices.', []],
   ];
   it.each(cases)('%s', async (text, expected) => {
     expect(factsOf(await extract(text))).toEqual(expected);

@@ -15,6 +15,7 @@ import { ruleFacts } from './rule-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
 import { tentativeFacts } from './tentative-values.ts';
 import { cleanValue } from './value-phrases.ts';
+import { verbFacts } from './verb-patterns.ts';
 
 /**
  * Fact statements the rules extractor recognises, one clause at a time:
@@ -27,6 +28,10 @@ import { cleanValue } from './value-phrases.ts';
  *   <amount> for <item>" (see `commerce-patterns.ts`)
  * - threshold rules: "approvals above 50,000 USD need sign-off" (see `rule-patterns.ts`)
  * - decisions: "we chose X over Y for Z because R" (see `decision-patterns.ts`)
+ * - attributes stated with a verb: "<Thing> opens at 6 am", "<Thing> is managed by <Name>",
+ *   "<Thing> has 1,200 pallet spaces" (see `verb-patterns.ts`)
+ * - questions, what-ifs, plans, hedges and quotes: the value proposed, for review (see
+ *   `tentative-values.ts`)
  * - "<subject> changed to <value>" and other explicit updates
  * - "I prefer X [over Y] [for Z]"
  * - in a what-if or conditional: "<actor> extended <attribute> to <value>", "<subject> was <value>",
@@ -64,6 +69,38 @@ const CHANGE_TO =
 const NAME_IS = /^(?:my name is|my name's|i am called|i'm called|call me|i go by|you can call me)\s+(.+)$/i;
 const PREFER =
   /^i\s+(?:really\s+|strongly\s+|much\s+|generally\s+|usually\s+)?(?:prefer|would prefer|'d prefer|would rather have)\s+(.+?)(?:\s+(?:over|to|rather than|instead of)\s+(.+?))?(?:\s+for\s+(.+?))?$/i;
+
+/** Nouns naming a recurring or planned event: "the board meeting", "the fire drill", "sprint planning". */
+const EVENT_NOUNS =
+  /^(?:meeting|review|drill|planning|standup|stand-up|all-hands|offsite|sync|retro|retrospective|demo|workshop|training|audit|inspection|interview|webinar|kickoff|kick-off|party|dinner|ceremony|conference|summit|check-in)$/i;
+const TIMING = /^(?:every|each|daily|nightly|weekly|monthly|quarterly|yearly|annually|on|at|in|from)\b/i;
+
+/**
+ * "The board meeting is on 12 June", "The fire drill is every six months": an event's timing is
+ * its own attribute (`schedule` when it recurs, else `date` or `time`). The event must be named
+ * by more than its kind ("the meeting is at 4 pm" names no event and stays unowned).
+ */
+function eventTiming(subject: string, stated: string): Omit<FactCandidate, 'kind' | 'evidence'> | null {
+  const rawValue = stated.trim().replace(/^(?:now|currently|still)\s+/i, '');
+  const name = stripDeterminers(subject);
+  const tokens = words(name);
+  const head = tokens[tokens.length - 1] ?? '';
+  const modified = tokens.length >= 2 || head.includes('-');
+  if (!modified || tokens.length > 4 || !EVENT_NOUNS.test(head) || !TIMING.test(rawValue.trim())) return null;
+  if (!/^the\s/i.test(subject) && !/^\p{Lu}/u.test(name)) return null;
+  const value = cleanValue(rawValue.replace(/^(?:on|at|in)\s+/i, ''));
+  if (!isValidValue(value)) return null;
+  const recurring =
+    /^(?:every|each|daily|nightly|weekly|monthly|quarterly|yearly|annually)\b|\b(?:every|each)\b/i.test(
+      value,
+    );
+  const key = recurring
+    ? 'schedule'
+    : /\b(?:am|pm|noon|midnight|\d{1,2}:\d{2})\b/i.test(value)
+      ? 'time'
+      : 'date';
+  return { entityType: 'entity', entity: name, key, value, confidence: 0.8, named: true };
+}
 
 /** "X is A and Y is B" → two parts; a lone "and" inside a value stays. */
 function copulaParts(text: string): string[] {
@@ -198,12 +235,18 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
       continue;
     }
 
+    const event = eventTiming(subject, match[2]!);
+    if (event) {
+      out.push(event);
+      continue;
+    }
     const parsed = parseSubject(subject, { knownEntities: ctx.knownEntities, atSentenceStart: true, value });
     if (!parsed) continue;
     if (parsed.named) lastNamed = { entityType: parsed.entityType, entity: parsed.entity };
     out.push({ ...parsed, value });
   }
-  return out;
+  if (out.length > 0) return out;
+  return verbFacts(text, ctx.knownEntities) ?? [];
 }
 
 function hypotheticalFacts(

@@ -65,6 +65,11 @@ const THING_NOUNS = new Set(
   ),
 );
 
+/** True for a noun that names a kind of thing ("warehouse", "team", "service"), not an attribute. */
+export function isThingNoun(word: string): boolean {
+  return THING_NOUNS.has(word.toLowerCase()) || isComponentName(word);
+}
+
 export interface SubjectParse {
   entityType: string;
   /** Display name, `speaker`/`we` references, or '' when the owner is not named. */
