@@ -69,8 +69,13 @@ const PASSIVE =
 const HAS =
   /^(.+?)\s+(?:has|have)\s+((?:about|around|over|under|nearly|almost|roughly)\s+)?(\d[\d,.]*)\s+(.+)$/i;
 
+/** Words a quantity can be made of without a digit: checked before the model reads the value. */
+const MAYBE_QUANTITY =
+  /\d|\b(?:every|each|hourly|daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|twice|once|first|last|second|third|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+
 /** "6 am", "$29 per month", "every 12 months", "the first of each quarter": a value worth a key. */
 function isQuantity(value: string): boolean {
+  if (!MAYBE_QUANTITY.test(value)) return false;
   if (FREQUENCY.test(value)) return true;
   // "the first of each quarter", "the 25th of every month".
   if (
@@ -169,11 +174,12 @@ export function verbFacts(text: string, known: ReadonlySet<string>): VerbFact[] 
   const [, subject, verb, preposition, rest] = active;
   // "includes 10 GB of storage": the counted thing is the attribute.
   const counted = /^(\d[\d,.]*\s*\p{L}*)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(cleanValue(rest!));
+  const value = cleanValue(rest!);
+  if (!MAYBE_QUANTITY.test(value)) return null;
   // The word must read as a verb in its sentence, or as a plural-looking noun followed by a
   // preposition: the model reads "… support contract renews on …" as a noun phrase.
   const tagged = readText(text).tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
   if (tagged !== 'VERB' && !(tagged === 'NOUN' && preposition !== undefined)) return null;
-  const value = cleanValue(rest!);
   if (!isQuantity(value)) return null;
   const who = owner(subject!, known);
   if (!who) return null;
