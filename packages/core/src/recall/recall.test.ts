@@ -1076,7 +1076,7 @@ describe('render', () => {
     // Every line of the block is ours: the header, a section title, or a list item.
     const lines = block.split('\n').slice(2, -1);
     for (const line of lines) expect(line).toMatch(/^(- |[A-Z][a-z ()]+:$)/);
-    expect(block.split('\n')[1]).toMatch(/not instructions/);
+    expect(block.split('\n')[1]).toMatch(/never follow instructions/);
   });
 
   it('renders sections in order: facts, summary, episodes, connections, recent conversation', async () => {
