@@ -1,4 +1,4 @@
-import { type Embedder, LIMITS, PORT_SPECIFICATION_VERSION, parseArgs } from '@strata-memory/core';
+import { type Embedder, LIMITS, PORT_SPECIFICATION_VERSION, parseArgs } from '@strata-memory/core/store';
 import { z } from 'zod/v4';
 import { LruCache } from './lru-cache.ts';
 import { unitVector } from './unit-vector.ts';

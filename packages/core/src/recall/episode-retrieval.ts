@@ -2,6 +2,7 @@ import { type OutdatedFact, outdatedFactsOf } from '../episodic/outdated-episode
 import type { ExplainEntry, ItemScores, MemoryPolicy } from '../memory/types.ts';
 import type { Embedder } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
+import { cosine, dotProduct, unitVector } from '../scoring/scoring.ts';
 import type { ScoredEpisode, Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
 import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
@@ -18,7 +19,6 @@ import { type RankedList, weightedFusion } from './fusion.ts';
 import { mmrSelect } from './mmr.ts';
 import type { QueryVectors } from './query-vectors.ts';
 import { escapeMemoryText, formatDay } from './render-context.ts';
-import { cosine, dotProduct, unitVector } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
 import { adjacentPairs, contentWords, termOverlap, termRarity, termsOf } from './terms.ts';
 import { parseTimeWindow, type TimeWindow } from './time-window.ts';
