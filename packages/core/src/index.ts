@@ -5,6 +5,8 @@
  * `@strata-memory/core/integration`; engine internals are in `@strata-memory/core/internals`.
  */
 export { type HashEmbedderOptions, hashEmbedder } from './embed/hash-embedder.ts';
+export { defaultPolicy } from './engine/policy.ts';
+export type * from './engine/types.ts';
 export {
   conflict,
   type ErrorCategory,
@@ -20,8 +22,6 @@ export { type ModelExtractorOptions, modelExtractor } from './extract/model-extr
 export { type RulesExtractorOptions, rulesExtractor } from './extract/rules-extractor.ts';
 export { createMemory } from './memory/create-memory.ts';
 export type { MemoryErrorEvent, MemoryErrorReporter, RecallErrorPolicy } from './memory/failure-policy.ts';
-export { defaultPolicy } from './memory/policy.ts';
-export type * from './memory/types.ts';
 export * from './ports/ports.ts';
 export { MAX_ID_BYTES, parseScope, SCOPE_LEVELS, type Scope, type ScopeLevel } from './scope/scope.ts';
 export type { ExportOptions, SnapshotProgress } from './snapshot/export-snapshot.ts';

@@ -39,9 +39,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { createMemory, defaultPolicy, defaultTokenizer, extractiveSummarizer } from '@strata-memory/core';
+import {
+  createMemory,
+  defaultPolicy,
+  defaultTokenizer,
+  type Embedder,
+  extractiveSummarizer,
+  PORT_SPECIFICATION_VERSION,
+  type Store,
+} from '@strata-memory/core';
 import { createRecall } from '@strata-memory/core/internals';
-import { type Embedder, PORT_SPECIFICATION_VERSION, type Store } from '@strata-memory/core/store';
 import {
   addRecallContext,
   embeddingSpace,

@@ -1,5 +1,5 @@
+import type { AuditTrail } from '../engine/audit-log.ts';
 import { LiteralAgreement } from '../episodic/literal-agreement.ts';
-import type { AuditTrail } from '../memory/audit-log.ts';
 import { type Scope, sameScope } from '../scope/scope.ts';
 import { cosine } from '../scoring/scoring.ts';
 import type { Store, StoreTransaction } from '../store/contract.ts';

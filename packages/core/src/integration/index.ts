@@ -4,9 +4,9 @@
  * the failure policy, shared option fields, model bridge errors and embedding checks.
  */
 
+export { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
 export { modelFailure, modelOutputInvalid } from '../extract/model-errors.ts';
 export {
-  FACT_INDEX_KEY,
   INDEXED_FACT_KEY,
   type IndexedFact,
   indexEpisodeIdsOf,

@@ -3,10 +3,11 @@
  * into: the recall pipeline and its tuning, scoring, policy resolution, explanation formatting and
  * snapshot encoding. No stability promise: these change with the engine.
  */
+
+export { accessLevelOf, resolvePolicy } from '../engine/policy.ts';
 export { estimateImportance } from '../episodic/importance.ts';
-export { type OutdatedFact, outdatedFactsOf } from '../episodic/outdated-episodes.ts';
 export { RULES_EXTRACTOR_ID } from '../extract/rules-extractor.ts';
-export { accessLevelOf, resolvePolicy } from '../memory/policy.ts';
+export { type OutdatedFact, outdatedFactsOf } from '../facts/outdated-episodes.ts';
 export { formatExplanation } from '../recall/explanation.ts';
 export {
   createRecall,

@@ -14,7 +14,6 @@ export {
   type StrataErrorOptions,
   unsupported,
 } from '../errors/strata-error.ts';
-export * from '../ports/ports.ts';
 export * from '../scope/scope.ts';
 export { cosine } from '../scoring/scoring.ts';
 export * from './contract.ts';

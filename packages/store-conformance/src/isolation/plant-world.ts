@@ -1,7 +1,6 @@
-import type { Memory } from '@strata-memory/core';
+import type { Embedder, Memory } from '@strata-memory/core';
 import {
   type EdgeRecord,
-  type Embedder,
   type FactRecord,
   type NodeRecord,
   normalizeName,
