@@ -1,17 +1,13 @@
-import { embedInBatches } from '../episodic/embed-batches.ts';
-import { sourceEpisodeIdsOf } from '../episodic/outdated-episodes.ts';
-import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
-import { AuditTrail } from '../memory/audit-log.ts';
-import { documentEmbedder } from '../memory/document-embedder.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { documentEmbedder } from '../engine/document-embedder.ts';
 import {
   actorOf,
   type Engine,
   longTermScopeOf,
   readLevel,
   retryOnConflict,
-  withTransaction,
   writeLevel,
-} from '../memory/engine.ts';
+} from '../engine/engine.ts';
 import {
   correctSchema,
   factFilterSchema,
@@ -19,16 +15,21 @@ import {
   idArgumentSchema,
   principalOptionsSchema,
   rememberSchema,
-} from '../memory/input-schemas.ts';
-import type { FactKey, FactsApi, Principal } from '../memory/types.ts';
+} from '../engine/input-schemas.ts';
+import { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
+import type { FactKey, FactsApi, Principal } from '../engine/types.ts';
+import { embedInBatches } from '../episodic/embed-batches.ts';
+import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
 import type { FactRecord, Metadata, Provenance } from '../store/records.ts';
-import { FACT_INDEX_KEY, indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
+import { withTransaction } from '../store/with-transaction.ts';
+import { indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
 import { resolveEntityType } from './fact-references.ts';
 import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
+import { sourceEpisodeIdsOf } from './outdated-episodes.ts';
 import { proposeForReview } from './review-queue.ts';
 
 /** A fact key in stored form. An omitted entity type means "any type" on reads and `entity` on writes. */

@@ -7,17 +7,19 @@ import {
 } from '@langchain/langgraph';
 import {
   type FactRecord,
-  indexEpisodeIdsOf,
   invalidInput,
   LIMITS,
   type Memory,
-  memoryInstanceSchema,
-  parseArgs,
   type Scope,
   StrataError,
+} from '@strata-memory/core';
+import {
+  indexEpisodeIdsOf,
+  memoryInstanceSchema,
+  parseArgs,
   sameScope,
   scopeKey,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 import { indexTexts, parseFieldPath } from './index-text.ts';
 import { itemPath, parsePath } from './item-path.ts';
