@@ -15,7 +15,9 @@ import {
 import {
   correctSchema,
   factFilterSchema,
+  factFindSchema,
   factKeySchema,
+  factSearchSchema,
   idArgumentSchema,
   principalOptionsSchema,
   rememberSchema,
@@ -24,10 +26,12 @@ import type { FactKey, FactsApi, Principal } from '../memory/types.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
-import type { FactRecord, Metadata, Provenance } from '../store/records.ts';
+import type { FactRecord, JsonValue, Metadata, Provenance } from '../store/records.ts';
+import * as storeSchemas from '../store/schemas.ts';
 import { FACT_INDEX_KEY, indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
 import { resolveEntityType } from './fact-references.ts';
+import { type StoredSelection, searchFacts } from './fact-search.ts';
 import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
 import { proposeForReview } from './review-queue.ts';
 
@@ -71,6 +75,25 @@ export function auditFactOutcome(audit: AuditTrail, outcome: FactWriteOutcome): 
       details: { ...details, previousId: outcome.previous.id, corrected: fact.metadata.correction === true },
     });
   }
+}
+
+/** A `find` or `search` selection in the store's terms (entity names normalised, ids as stored). */
+function storedSelection(query: {
+  entityType?: string | undefined;
+  entity?: string | undefined;
+  entityPrefix?: string | undefined;
+  key?: string | undefined;
+  where?: Record<string, unknown> | undefined;
+  within?: 'visible' | 'exact' | 'subtree' | undefined;
+}): Omit<StoredSelection, 'within'> & { within?: StoredSelection['within'] } {
+  return {
+    ...(query.entityType !== undefined ? { entityType: normalizeName(query.entityType) } : {}),
+    ...(query.entity !== undefined ? { entityId: normalizeName(query.entity) } : {}),
+    ...(query.entityPrefix !== undefined ? { entityIdPrefix: query.entityPrefix } : {}),
+    ...(query.key !== undefined ? { key: normalizeName(query.key) } : {}),
+    ...(query.where !== undefined ? { where: query.where as Record<string, JsonValue> } : {}),
+    ...(query.within !== undefined ? { within: query.within } : {}),
+  };
 }
 
 export function createFactsApi(engine: Engine): FactsApi {
@@ -240,6 +263,48 @@ export function createFactsApi(engine: Engine): FactsApi {
       });
       const now = clock.now();
       return winners(found).map((f) => withStaleness(f, now, policy.staleAfterDays));
+    },
+
+    async find(scopeInput, queryInput, options) {
+      const scope = parseScope(scopeInput);
+      const query = parseArgs(factFindSchema, queryInput, 'facts.find: query') ?? {};
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.find: options') ?? {};
+      const page = await store.facts.find({
+        scope,
+        ...storedSelection(query),
+        accessLevel: readLevel(engine, principal),
+        status: CURRENT,
+        ...(query.order ? { order: query.order } : {}),
+        ...(query.exclude ? { excludeIds: query.exclude } : {}),
+        ...(query.limit !== undefined ? { limit: query.limit } : {}),
+        ...(query.offset !== undefined ? { offset: query.offset } : {}),
+        ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      });
+      const now = clock.now();
+      return { ...page, items: page.items.map((f) => withStaleness(f, now, policy.staleAfterDays)) };
+    },
+
+    async search(scopeInput, queryInput, options) {
+      const scope = parseScope(scopeInput);
+      const query = parseArgs(factSearchSchema, queryInput, 'facts.search: query');
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.search: options') ?? {};
+      const selection = storedSelection(query);
+      const accessLevel = readLevel(engine, principal);
+      // The filters are checked before any ranking is done (a bad one fails with nothing read).
+      if (selection.where !== undefined)
+        parseArgs(storeSchemas.valueFilterSchema, selection.where, 'facts.search: where');
+      const found = await searchFacts(engine, {
+        scope,
+        selection: { within: 'visible', ...selection },
+        query: query.query,
+        accessLevel,
+        candidates: query.candidates ?? 200,
+      });
+      const now = clock.now();
+      return found.map(({ fact, score }) => ({
+        fact: withStaleness(fact, now, policy.staleAfterDays),
+        score,
+      }));
     },
 
     async history(scopeInput, keyInput, options) {

@@ -64,6 +64,20 @@ export interface ScoredEpisode {
   score: number;
 }
 
+export type ValueOperator = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte' | '$in' | '$nin';
+
+/**
+ * One condition of `facts.find`'s `where`, as drivers receive it: the value's top-level `field`
+ * compared with `op`. `$eq`/`$ne` compare JSON deeply (object key order aside); `$gt`, `$gte`,
+ * `$lt`, `$lte` hold only for a field that is a number; `$in`/`$nin` take a list. A missing field,
+ * or a value that is not an object, meets only `$ne` and `$nin`.
+ */
+export interface ValueCondition {
+  field: string;
+  op: ValueOperator;
+  value: import('./records.ts').JsonValue;
+}
+
 export interface TraversalStep {
   node: NodeRecord;
   /** Hops from the nearest start node (>= 1). */
@@ -199,7 +213,14 @@ export interface FactDriver {
   supersede(args: Args<typeof factArgs.supersede>): Promise<{ previous: FactRecord; current: FactRecord }>;
   /** Visible facts among `ids`, in the order of `ids`. */
   get(args: Args<typeof factArgs.get>): Promise<FactRecord[]>;
-  /** Visible facts matching the filters, most recently created first (then id descending). */
+  /**
+   * Facts matching the filters, at `within` of `scope` (default `visible`: its own and its
+   * ancestors'), in `order`: `created` (default) most recently created first, then id descending;
+   * `confirmed` most recently confirmed first, then entity id and id ascending. `where` holds
+   * conditions on the value's fields (`ValueCondition`), evaluated by the query itself; `offset`
+   * skips rows of the order. Drivers filter, order and page in their query (indexed for one exact
+   * scope's entity type and key in `confirmed` order), never after reading the rows.
+   */
   find(args: Args<typeof factArgs.find>): Promise<Page<FactRecord>>;
   /** Every visible version of the key, by scope depth (ancestors first) then version. */
   history(args: Args<typeof factArgs.history>): Promise<FactRecord[]>;

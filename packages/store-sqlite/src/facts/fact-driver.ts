@@ -21,8 +21,10 @@ import {
   inClause,
   type ScopeRow,
   scopeOfRow,
+  subtreeClause,
   visibleClause,
 } from '../sql/scope-sql.ts';
+import { valueFilterClause } from '../sql/value-filter-sql.ts';
 
 interface FactRow extends ScopeRow {
   id: string;
@@ -77,6 +79,13 @@ const SCOPE_DEPTH = "((org_id != '') + (user_id != '') + (agent_id != '') + (thr
 const FIND_ORDER: SortColumn[] = [
   { expr: 'created_at', direction: 'desc' },
   { expr: 'id', direction: 'desc' },
+];
+
+/** `order: 'confirmed'`, which the `facts_by_confirmed` index serves for one exact scope. */
+const CONFIRMED_ORDER: SortColumn[] = [
+  { expr: 'last_confirmed_at', direction: 'desc' },
+  { expr: 'entity_id', direction: 'asc' },
+  { expr: 'id', direction: 'asc' },
 ];
 
 function insertFact(sql: Statements, record: FactRecord): void {
@@ -220,23 +229,53 @@ export function factDriver(sql: Statements, run: Runner): FactDriver {
         });
       }),
 
-    find: ({ scope, accessLevel, entityType, entityId, key, status, limit, cursor }) =>
+    find: (args) =>
       run.read(() => {
-        const page = { listing: 'facts', columns: FIND_ORDER, limit, cursor };
+        const { scope, within, accessLevel, entityType, entityId, key, where, status, limit, cursor } = args;
+        const confirmed = args.order === 'confirmed';
+        const page = {
+          listing: confirmed ? 'facts.confirmed' : 'facts',
+          columns: confirmed ? CONFIRMED_ORDER : FIND_ORDER,
+          limit,
+          cursor,
+        };
         const { after, orderBy, limit: take } = pageClauses(page);
-        const where = allOf(
-          readable(scope, accessLevel),
+        const prefix = args.entityIdPrefix;
+        const filter = allOf(
+          within === 'exact'
+            ? exactScopeClause(scope)
+            : within === 'subtree'
+              ? subtreeClause(scope)
+              : visibleClause(scope),
+          accessLevel === undefined ? undefined : { sql: 'access_level <= ?', params: [accessLevel] },
           inClause('status', status),
           entityType === undefined ? undefined : { sql: 'entity_type = ?', params: [entityType] },
           entityId === undefined ? undefined : { sql: 'entity_id = ?', params: [entityId] },
+          args.entityIds === undefined ? undefined : inClause('entity_id', args.entityIds),
+          // Not LIKE, whose `%` and `_` and case folding would change what a prefix means.
+          prefix === undefined
+            ? undefined
+            : {
+                sql: 'entity_id >= ? AND substr(entity_id, 1, length(?)) = ?',
+                params: [prefix, prefix, prefix],
+              },
           key === undefined ? undefined : { sql: 'key = ?', params: [key] },
+          args.excludeIds === undefined || args.excludeIds.length === 0
+            ? undefined
+            : { sql: `NOT (${inClause('id', args.excludeIds).sql})`, params: args.excludeIds },
+          where === undefined || where.length === 0 ? undefined : valueFilterClause('facts.value', where),
           after,
         );
-        const rows = sql.all<FactRow>(`SELECT * FROM facts WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?`, [
-          ...where.params,
-          take,
-        ]);
-        return toPage(page, rows, (r) => [r.created_at, r.id], toFact);
+        const rows = sql.all<FactRow>(
+          `SELECT * FROM facts WHERE ${filter.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+          [...filter.params, take, args.offset ?? 0],
+        );
+        return toPage(
+          page,
+          rows,
+          (r) => (confirmed ? [r.last_confirmed_at, r.entity_id, r.id] : [r.created_at, r.id]),
+          toFact,
+        );
       }),
 
     history: ({ scope, accessLevel, entityType, entityId, key }) =>
