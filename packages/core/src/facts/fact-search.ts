@@ -116,7 +116,10 @@ export async function searchFacts(
       }
     }
   }
-  return [...best.values()].sort((a, b) => b.score - a.score || byConfirmation(a.fact, b.fact));
+  // At most one batch of ids, so a caller can pass them back as `facts.find`'s `exclude`.
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score || byConfirmation(a.fact, b.fact))
+    .slice(0, LIMITS.maxBatch);
 }
 
 function byConfirmation(a: FactRecord, b: FactRecord): number {

@@ -263,8 +263,8 @@ export interface FactsApi {
   /**
    * Current facts ranked by how well their index texts (`remember`'s `index`) match `query`: the
    * engine's hybrid episodic retrieval over each scope read, each fact scored by the best of its
-   * index episodes, best first (ties by last confirmation, then entity id). Facts without an
-   * index episode among the candidates are not returned.
+   * index episodes, best first (ties by last confirmation, then entity id), at most
+   * `LIMITS.maxBatch` of them. Facts without an index episode among the candidates are not returned.
    */
   search(scope: Scope, query: FactSearchQuery, options?: { principal?: Principal }): Promise<ScoredFact[]>;
   /** Every version of a key, oldest first. */
