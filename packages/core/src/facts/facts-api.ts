@@ -1,38 +1,36 @@
-import { embedInBatches } from '../episodic/embed-batches.ts';
-import { sourceEpisodeIdsOf } from '../episodic/outdated-episodes.ts';
-import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
-import { AuditTrail } from '../memory/audit-log.ts';
-import { documentEmbedder } from '../memory/document-embedder.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { documentEmbedder } from '../engine/document-embedder.ts';
 import {
   actorOf,
   type Engine,
   longTermScopeOf,
   readLevel,
   retryOnConflict,
-  withTransaction,
   writeLevel,
-} from '../memory/engine.ts';
+} from '../engine/engine.ts';
 import {
   correctSchema,
   factFilterSchema,
   factFindSchema,
   factKeySchema,
-  factSearchSchema,
   idArgumentSchema,
   principalOptionsSchema,
   rememberSchema,
-} from '../memory/input-schemas.ts';
-import type { FactKey, FactsApi, Principal } from '../memory/types.ts';
+} from '../engine/input-schemas.ts';
+import { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
+import type { FactKey, FactsApi, Principal } from '../engine/types.ts';
+import { embedInBatches } from '../episodic/embed-batches.ts';
+import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
 import type { FactRecord, JsonValue, Metadata, Provenance } from '../store/records.ts';
-import * as storeSchemas from '../store/schemas.ts';
-import { FACT_INDEX_KEY, indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
+import { withTransaction } from '../store/with-transaction.ts';
+import { indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
 import { resolveEntityType } from './fact-references.ts';
-import { type StoredSelection, searchFacts } from './fact-search.ts';
 import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
+import { sourceEpisodeIdsOf } from './outdated-episodes.ts';
 import { proposeForReview } from './review-queue.ts';
 
 /** A fact key in stored form. An omitted entity type means "any type" on reads and `entity` on writes. */
@@ -77,8 +75,18 @@ export function auditFactOutcome(audit: AuditTrail, outcome: FactWriteOutcome): 
   }
 }
 
+/** A `facts.find` selection in stored form (names already normalised). */
+export interface StoredSelection {
+  entityType?: string;
+  entityId?: string;
+  entityIdPrefix?: string;
+  key?: string;
+  where?: Record<string, JsonValue>;
+  within: 'visible' | 'exact' | 'subtree';
+}
+
 /** A `find` or `search` selection in the store's terms (entity names normalised, ids as stored). */
-function storedSelection(query: {
+export function storedSelection(query: {
   entityType?: string | undefined;
   entity?: string | undefined;
   entityPrefix?: string | undefined;
@@ -96,7 +104,8 @@ function storedSelection(query: {
   };
 }
 
-export function createFactsApi(engine: Engine): FactsApi {
+/** The facts API but `search`, which recall's retrieval serves (see `memory/fact-search.ts`). */
+export function createFactsApi(engine: Engine): Omit<FactsApi, 'search'> {
   const { store, clock, policy } = engine;
   const visibleTo = (fact: FactRecord | undefined, principal: Principal | undefined) =>
     fact !== undefined && fact.accessLevel <= readLevel(engine, principal) ? fact : undefined;
@@ -282,29 +291,6 @@ export function createFactsApi(engine: Engine): FactsApi {
       });
       const now = clock.now();
       return { ...page, items: page.items.map((f) => withStaleness(f, now, policy.staleAfterDays)) };
-    },
-
-    async search(scopeInput, queryInput, options) {
-      const scope = parseScope(scopeInput);
-      const query = parseArgs(factSearchSchema, queryInput, 'facts.search: query');
-      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.search: options') ?? {};
-      const selection = storedSelection(query);
-      const accessLevel = readLevel(engine, principal);
-      // The filters are checked before any ranking is done (a bad one fails with nothing read).
-      if (selection.where !== undefined)
-        parseArgs(storeSchemas.valueFilterSchema, selection.where, 'facts.search: where');
-      const found = await searchFacts(engine, {
-        scope,
-        selection: { within: 'visible', ...selection },
-        query: query.query,
-        accessLevel,
-        candidates: query.candidates ?? 200,
-      });
-      const now = clock.now();
-      return found.map(({ fact, score }) => ({
-        fact: withStaleness(fact, now, policy.staleAfterDays),
-        score,
-      }));
     },
 
     async history(scopeInput, keyInput, options) {

@@ -2,11 +2,10 @@ import { z } from 'zod/v4';
 import { idSchema, normalizeScope, scopeSchema } from '../scope/scope.ts';
 import { epochMsSchema } from '../validation/epoch-time.ts';
 import { inputShapeIssue } from '../validation/input-shape.ts';
-import type { ValueCondition } from './contract.ts';
 import { LIMITS } from './limits.ts';
 import { contentHash, createId } from './normalize.ts';
 import type { JsonValue } from './records.ts';
-import { valueConditions } from './value-filter.ts';
+import { type ValueCondition, valueConditions } from './value-filter.ts';
 
 /**
  * Zod schemas for every Store call's argument. `defineStore` parses each call with them, so a

@@ -1,6 +1,19 @@
-import type { ValueCondition, ValueOperator } from './contract.ts';
 import { LIMITS } from './limits.ts';
 import type { JsonValue } from './records.ts';
+
+export type ValueOperator = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte' | '$in' | '$nin';
+
+/**
+ * One condition of `facts.find`'s `where`, as drivers receive it: the value's top-level `field`
+ * compared with `op`. `$eq`/`$ne` compare JSON deeply (object key order aside); `$gt`, `$gte`,
+ * `$lt`, `$lte` hold only for a field that is a number; `$in`/`$nin` take a list. A missing field,
+ * or a value that is not an object, meets only `$ne` and `$nin`.
+ */
+export interface ValueCondition {
+  field: string;
+  op: ValueOperator;
+  value: JsonValue;
+}
 
 /**
  * Conditions on the top-level fields of a JSON object value (a fact's value), as `facts.find`'s

@@ -12,14 +12,11 @@ import {
   type JsonValue,
   LIMITS,
   type Memory,
-  memoryInstanceSchema,
-  parseArgs,
   type Scope,
   StrataError,
-  sameScope,
-  scopeKey,
-  storeSchemas,
 } from '@strata-memory/core';
+import { memoryInstanceSchema, parseArgs, sameScope, scopeKey } from '@strata-memory/core/integration';
+import { storeSchemas } from '@strata-memory/core/store';
 import { z } from 'zod/v4';
 import { indexTexts, parseFieldPath } from './index-text.ts';
 import { encodeLabel, itemPath, parsePath } from './item-path.ts';

@@ -1,4 +1,4 @@
-import type { FactRecord, JsonValue, Scope } from '@strata-memory/core';
+import type { FactRecord, JsonValue, Scope } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { allPages, expectCode, MINUTE, newTenant, provenance, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

@@ -1,4 +1,4 @@
-import type { ValueCondition } from '@strata-memory/core';
+import type { ValueCondition } from '@strata-memory/core/store';
 import type { Params } from './params.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import { getLoadablePath } from 'sqlite-vec';
 import { registerJsonEqual } from '../sql/value-filter-sql.ts';
 import { mapSqliteError } from './native-errors.ts';

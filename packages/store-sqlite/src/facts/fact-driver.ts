@@ -9,7 +9,7 @@ import {
   type Provenance,
   type Scope,
   scopeColumns,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { type PageQuery, pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';

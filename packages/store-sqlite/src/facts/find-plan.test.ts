@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { storeSchemas } from '@strata-memory/core';
+import { storeSchemas } from '@strata-memory/core/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../index.ts';
 import { findQuery } from './fact-driver.ts';

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 
 /**
  * The schema, as an ordered list of migrations. Each runs once, in a transaction, and the schema

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { JsonValue, ValueCondition } from '@strata-memory/core';
+import type { JsonValue, ValueCondition } from '@strata-memory/core/store';
 import type { Clause, SqlValue } from './scope-sql.ts';
 
 /**

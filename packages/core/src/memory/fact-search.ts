@@ -1,22 +1,17 @@
-import type { Engine } from '../memory/engine.ts';
-import type { ScoredFact } from '../memory/types.ts';
+import { type Engine, readLevel } from '../engine/engine.ts';
+import { factSearchSchema, principalOptionsSchema } from '../engine/input-schemas.ts';
+import type { FactsApi, ScoredFact } from '../engine/types.ts';
+import { indexEpisodeIdsOf, indexedFactOf } from '../facts/fact-index.ts';
+import { CURRENT, withStaleness } from '../facts/fact-reads.ts';
+import { type StoredSelection, storedSelection } from '../facts/facts-api.ts';
 import { retrieveEpisodes } from '../recall/episode-retrieval.ts';
 import { defaultRecallTuning } from '../recall/tuning.ts';
 import type { Scope } from '../scope/scope.ts';
+import { parseScope } from '../scope/scope.ts';
+import { parseArgs } from '../store/define-store.ts';
 import { LIMITS } from '../store/limits.ts';
-import type { FactRecord, JsonValue } from '../store/records.ts';
-import { indexEpisodeIdsOf, indexedFactOf } from './fact-index.ts';
-import { CURRENT } from './fact-reads.ts';
-
-/** A `facts.find` selection in stored form (names already normalised). */
-export interface StoredSelection {
-  entityType?: string;
-  entityId?: string;
-  entityIdPrefix?: string;
-  key?: string;
-  where?: Record<string, JsonValue>;
-  within: 'visible' | 'exact' | 'subtree';
-}
+import type { FactRecord } from '../store/records.ts';
+import * as storeSchemas from '../store/schemas.ts';
 
 /** The scopes a search ranks episodes in: the scope itself, or each scope of its subtree. */
 async function searchScopes(
@@ -72,7 +67,7 @@ async function episodeScores(
 }
 
 /** Ranked facts for `facts.search`: see `FactsApi.search`. */
-export async function searchFacts(
+async function searchFacts(
   engine: Engine,
   args: {
     scope: Scope;
@@ -127,4 +122,29 @@ function byConfirmation(a: FactRecord, b: FactRecord): number {
     b.lastConfirmedAt - a.lastConfirmedAt ||
     (a.entityId < b.entityId ? -1 : a.entityId > b.entityId ? 1 : a.id < b.id ? -1 : 1)
   );
+}
+
+/** `memory.facts.search`: the selection checked first (a bad filter fails before any ranking). */
+export function createFactSearch(engine: Engine): FactsApi['search'] {
+  return async (scopeInput, queryInput, options) => {
+    const scope = parseScope(scopeInput);
+    const query = parseArgs(factSearchSchema, queryInput, 'facts.search: query');
+    const { principal } = parseArgs(principalOptionsSchema, options, 'facts.search: options') ?? {};
+    const selection = storedSelection(query);
+    if (selection.where !== undefined) {
+      parseArgs(storeSchemas.valueFilterSchema, selection.where, 'facts.search: where');
+    }
+    const found = await searchFacts(engine, {
+      scope,
+      selection: { within: 'visible', ...selection },
+      query: query.query,
+      accessLevel: readLevel(engine, principal),
+      candidates: query.candidates ?? 200,
+    });
+    const now = engine.clock.now();
+    return found.map(({ fact, score }) => ({
+      fact: withStaleness(fact, now, engine.policy.staleAfterDays),
+      score,
+    }));
+  };
 }

@@ -1,11 +1,9 @@
 import { z } from 'zod/v4';
-import { SOURCE_EPISODES_KEY } from '../episodic/outdated-episodes.ts';
-import { FACT_INDEX_KEY, MAX_INDEX_TEXTS } from '../facts/fact-index.ts';
 import { idSchema } from '../scope/scope.ts';
 import { LIMITS } from '../store/limits.ts';
 import { jsonValueSchema, metadataSchema, roleSchema } from '../store/schemas.ts';
 import { epochMsSchema } from '../validation/epoch-time.ts';
-import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
+import { FACT_INDEX_KEY, MAX_INDEX_TEXTS, MESSAGE_ACCESS_KEY, SOURCE_EPISODES_KEY } from './metadata-keys.ts';
 
 /**
  * Schemas for the arguments of the public `Memory` API. Every call parses its input with one of
