@@ -115,6 +115,38 @@ export const factFilterSchema = z
   .strict()
   .optional();
 
+/** What `facts.find` and `facts.search` select: the store's `facts.find` filters, engine-side names. */
+const factQueryFields = {
+  entityType: nameSchema.optional(),
+  entity: nameSchema.optional(),
+  /** Entity ids that start with this, as stored (not normalised). */
+  entityPrefix: z.string().min(1).max(LIMITS.maxNameChars).optional(),
+  key: nameSchema.optional(),
+  where: z.record(z.string(), z.unknown()).optional(),
+  within: z.enum(['visible', 'exact', 'subtree']).optional(),
+};
+
+export const factFindSchema = z
+  .object({
+    ...factQueryFields,
+    order: z.enum(['created', 'confirmed']).optional(),
+    exclude: z.array(idSchema).max(LIMITS.maxBatch).optional(),
+    limit: z.number().int().min(1).max(LIMITS.maxLimit).optional(),
+    offset: z.number().int().min(0).optional(),
+    cursor: z.string().max(1024).optional(),
+  })
+  .strict()
+  .optional();
+
+export const factSearchSchema = z
+  .object({
+    ...factQueryFields,
+    query: z.string().max(10_000),
+    /** Index episodes ranked per scope searched (the most facts found per scope). */
+    candidates: z.number().int().min(1).max(200).optional(),
+  })
+  .strict();
+
 export const nodeRefSchema = z
   .object({ id: idSchema.optional(), name: nameSchema.optional(), type: nameSchema.optional() })
   .strict()

@@ -11,6 +11,7 @@ import {
 import {
   correctSchema,
   factFilterSchema,
+  factFindSchema,
   factKeySchema,
   idArgumentSchema,
   principalOptionsSchema,
@@ -23,7 +24,7 @@ import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
-import type { FactRecord, Metadata, Provenance } from '../store/records.ts';
+import type { FactRecord, JsonValue, Metadata, Provenance } from '../store/records.ts';
 import { withTransaction } from '../store/with-transaction.ts';
 import { indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
@@ -74,7 +75,37 @@ export function auditFactOutcome(audit: AuditTrail, outcome: FactWriteOutcome): 
   }
 }
 
-export function createFactsApi(engine: Engine): FactsApi {
+/** A `facts.find` selection in stored form (names already normalised). */
+export interface StoredSelection {
+  entityType?: string;
+  entityId?: string;
+  entityIdPrefix?: string;
+  key?: string;
+  where?: Record<string, JsonValue>;
+  within: 'visible' | 'exact' | 'subtree';
+}
+
+/** A `find` or `search` selection in the store's terms (entity names normalised, ids as stored). */
+export function storedSelection(query: {
+  entityType?: string | undefined;
+  entity?: string | undefined;
+  entityPrefix?: string | undefined;
+  key?: string | undefined;
+  where?: Record<string, unknown> | undefined;
+  within?: 'visible' | 'exact' | 'subtree' | undefined;
+}): Omit<StoredSelection, 'within'> & { within?: StoredSelection['within'] } {
+  return {
+    ...(query.entityType !== undefined ? { entityType: normalizeName(query.entityType) } : {}),
+    ...(query.entity !== undefined ? { entityId: normalizeName(query.entity) } : {}),
+    ...(query.entityPrefix !== undefined ? { entityIdPrefix: query.entityPrefix } : {}),
+    ...(query.key !== undefined ? { key: normalizeName(query.key) } : {}),
+    ...(query.where !== undefined ? { where: query.where as Record<string, JsonValue> } : {}),
+    ...(query.within !== undefined ? { within: query.within } : {}),
+  };
+}
+
+/** The facts API but `search`, which recall's retrieval serves (see `memory/fact-search.ts`). */
+export function createFactsApi(engine: Engine): Omit<FactsApi, 'search'> {
   const { store, clock, policy } = engine;
   const visibleTo = (fact: FactRecord | undefined, principal: Principal | undefined) =>
     fact !== undefined && fact.accessLevel <= readLevel(engine, principal) ? fact : undefined;
@@ -241,6 +272,25 @@ export function createFactsApi(engine: Engine): FactsApi {
       });
       const now = clock.now();
       return winners(found).map((f) => withStaleness(f, now, policy.staleAfterDays));
+    },
+
+    async find(scopeInput, queryInput, options) {
+      const scope = parseScope(scopeInput);
+      const query = parseArgs(factFindSchema, queryInput, 'facts.find: query') ?? {};
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.find: options') ?? {};
+      const page = await store.facts.find({
+        scope,
+        ...storedSelection(query),
+        accessLevel: readLevel(engine, principal),
+        status: CURRENT,
+        ...(query.order ? { order: query.order } : {}),
+        ...(query.exclude ? { excludeIds: query.exclude } : {}),
+        ...(query.limit !== undefined ? { limit: query.limit } : {}),
+        ...(query.offset !== undefined ? { offset: query.offset } : {}),
+        ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      });
+      const now = clock.now();
+      return { ...page, items: page.items.map((f) => withStaleness(f, now, policy.staleAfterDays)) };
     },
 
     async history(scopeInput, keyInput, options) {

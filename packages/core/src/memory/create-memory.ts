@@ -19,6 +19,7 @@ import { STORE_SPECIFICATION_VERSION, type Store } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
+import { createFactSearch } from './fact-search.ts';
 import { forget, forgetItem } from './forget.ts';
 import { observe } from './observe.ts';
 import { createReviewApi } from './review-api.ts';
@@ -122,7 +123,7 @@ export function createMemory(options: MemoryOptions): Memory {
     clock: parsed.clock ?? systemClock,
     observe: (scope, input, observeOptions) => observe(engine, scope, input, observeOptions),
     recall: async (scope, recallOptions) => recall(parseScope(scope), recallOptions),
-    facts: createFactsApi(engine),
+    facts: { ...createFactsApi(engine), search: createFactSearch(engine) },
     graph: createGraphApi(engine),
     state: createStateApi(engine),
     ledger: createLedgerApi(engine),

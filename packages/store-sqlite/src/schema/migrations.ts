@@ -322,6 +322,15 @@ INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('secure-delete', 1);
 INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize');
 `,
   },
+  {
+    version: 5,
+    description: 'facts listed by last confirmation per exact scope, entity type and key',
+    sql: `
+-- facts.find with order 'confirmed' at one exact scope (a LangGraph store's items): the index gives
+-- the rows in order, so a page reads its rows (and the filtered-out ones before them), not the scope.
+CREATE INDEX IF NOT EXISTS facts_by_confirmed ON facts (${scopeKey}, entity_type, key, last_confirmed_at DESC, entity_id, id);
+`,
+  },
 ];
 
 /**
