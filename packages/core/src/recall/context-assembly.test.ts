@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Layer, MemoryContext } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { createMemory } from '../memory/create-memory.ts';
-import type { Layer, MemoryContext } from '../memory/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock, testEmbedder } from '../test/index.ts';
+import { escapeMemoryText, SECTION_TITLES } from '../text/render-context.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
-import { escapeMemoryText, SECTION_TITLES } from './render-context.ts';
 
 const tokenizer = defaultTokenizer();
 const maria: Scope = { orgId: 'acme', userId: 'maria' };

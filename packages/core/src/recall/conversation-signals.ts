@@ -1,11 +1,11 @@
-import type { ItemScores } from '../memory/types.ts';
+import type { ItemScores } from '../engine/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import { contentWords, words } from '../text/terms.ts';
 import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
 import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
-import { contentWords, isStopWord, words } from './terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
 /**
@@ -252,23 +252,6 @@ function threadEnded(past: readonly EpisodeRecord[], ownTurn: (e: EpisodeRecord)
 /** The text's last sentence asks something: no sentence ends after its last question mark. */
 export function endsWithQuestion(text: string): boolean {
   return /\?[^.!?]*$/.test(text);
-}
-
-/**
- * 0..1: the share of the text's content words that sit in sentences ending with a question mark
- * ("What do you enjoy about it?" → 1; "I went hiking with friends. Have you tried climbing?" →
- * 2/5). 0 for a text without content words.
- */
-export function questionShare(text: string): number {
-  if (!text.includes('?')) return 0;
-  let all = 0;
-  let asked = 0;
-  for (const sentence of text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []) {
-    const n = words(sentence).filter((w) => !isStopWord(w)).length;
-    all += n;
-    if (/\?\s*$/.test(sentence)) asked += n;
-  }
-  return all === 0 ? 0 : asked / all;
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */
