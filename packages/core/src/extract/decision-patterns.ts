@@ -8,7 +8,6 @@ import {
   stripDeterminers,
   words,
 } from './noun-phrases.ts';
-import type { NodeCandidate } from './relation-patterns.ts';
 
 /**
  * Decisions: "<we> <chose> <choice> [over <alternative>] [for|as <purpose>] [because <reason>]".
@@ -33,9 +32,15 @@ export interface DecisionFact {
   named: boolean;
 }
 
+/** A graph node named by a decision (the same shape as the relation patterns' nodes). */
+export interface DecisionNode {
+  name: string;
+  type: string;
+}
+
 export interface DecisionEdge {
-  from: NodeCandidate;
-  to: NodeCandidate;
+  from: DecisionNode;
+  to: DecisionNode;
   relation: 'uses' | 'chosen_over';
 }
 
@@ -131,7 +136,7 @@ export function decisionFrom(text: string, known: ReadonlySet<string>): Decision
       named: true,
     });
   }
-  const node = (name: string): NodeCandidate => ({ name, type: nodeTypeOf(name) });
+  const node = (name: string): DecisionNode => ({ name, type: nodeTypeOf(name) });
   // Only a component uses what was chosen for it: "event bus uses NATS", not "offsite uses Lisbon".
   const edges: DecisionEdge[] = isComponentName(purpose)
     ? [{ from: node(purpose), to: node(choice), relation: 'uses' }]
