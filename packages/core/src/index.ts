@@ -1,4 +1,5 @@
 export { type HashEmbedderOptions, hashEmbedder } from './embed/hash-embedder.ts';
+export { measureUnrelatedSimilarity, type SimilarityCalibration } from './embed/unrelated-similarity.ts';
 export { estimateImportance } from './episodic/importance.ts';
 export { type OutdatedFact, outdatedFactsOf } from './episodic/outdated-episodes.ts';
 export {
