@@ -354,6 +354,23 @@ describe('episodic ranking', () => {
     expect(lastMay.render()).toContain('[2025-05-10]');
   });
 
+  it('asks each search for its 120 best matches', async () => {
+    const store = memoryStore();
+    const limits: number[] = [];
+    for (const name of ['searchKeyword', 'searchVector'] as const) {
+      const search = store.episodes[name].bind(store.episodes) as (args: { limit: number }) => Promise<never>;
+      (store.episodes as unknown as Record<string, unknown>)[name] = (args: { limit: number }) => {
+        limits.push(args.limit);
+        return search(args);
+      };
+    }
+    const f = await fixture({ store });
+    await f.episode(userA, 'Budget review moved to Friday.');
+    await f.recall(userA, { query: 'budget review' });
+    expect(limits.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(limits)).toEqual(new Set([120]));
+  });
+
   it('finds in-window episodes that miss the global top candidates', async () => {
     const f = await fixture({ deps: { tuning: { candidatePool: 3 } } });
     for (let i = 0; i < 6; i++)

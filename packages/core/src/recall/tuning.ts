@@ -15,7 +15,7 @@ export interface RecallTuning {
    * every candidate has both scores in fusion (else a missing vector score counts as zero).
    */
   completeVectorScores: boolean;
-  /** Candidates fetched from each search. */
+  /** Candidates fetched from each search (before fusion, re-scoring, neighbours and MMR). */
   candidatePool: number;
   /** 0..1: how much recency decay counts (0 = ignored, 1 = final score scaled by it fully). */
   recencyWeight: number;
@@ -112,7 +112,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   keywordWeight: 1,
   vectorWeight: 0.8,
   completeVectorScores: true,
-  candidatePool: 60,
+  candidatePool: 120,
   recencyWeight: 0.15,
   importanceWeight: 0.3,
   accessWeight: 0.1,
