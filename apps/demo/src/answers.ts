@@ -1,4 +1,5 @@
-import { type MemoryContext, normalizeName, type RecalledFact } from '@strata-memory/core';
+import type { MemoryContext, RecalledFact } from '@strata-memory/core';
+import { normalizeName } from '@strata-memory/core/store';
 import { factLabel } from './decisions.ts';
 import { label } from './print.ts';
 

@@ -16,16 +16,15 @@
  */
 import { parseArgs } from 'node:util';
 import {
-  createRecall,
   defaultPolicy,
   defaultTokenizer,
   extractiveSummarizer,
   hashEmbedder,
   memoryStore,
-  type RecallStage,
   type Scope,
   type Store,
 } from '../src/index.ts';
+import { createRecall, type RecallStage } from '../src/internals/index.ts';
 import { seededRandom } from '../src/test/index.ts';
 
 const { values } = parseArgs({

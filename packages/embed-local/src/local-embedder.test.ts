@@ -1,4 +1,5 @@
-import { cosine, LIMITS, measureUnrelatedSimilarity, StrataError } from '@strata-memory/core';
+import { LIMITS, measureUnrelatedSimilarity, StrataError } from '@strata-memory/core';
+import { cosine } from '@strata-memory/core/internals';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashEmbedder, localEmbedder, USE_LITE_WEIGHTS_PACKAGE } from './index.ts';

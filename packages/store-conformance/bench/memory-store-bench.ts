@@ -6,7 +6,7 @@
  *   node --conditions=@strata-memory/source bench/memory-store-bench.ts --episodes 100000 --tenants 10
  */
 import { parseArgs } from 'node:util';
-import { memoryStore, type Scope } from '@strata-memory/core';
+import { memoryStore, type Scope } from '@strata-memory/core/store';
 import { seededRandom } from '@strata-memory/core/test';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type ErrorCode, type Scope, type Store, StrataError } from '@strata-memory/core';
+import { type ErrorCode, type Scope, type Store, StrataError } from '@strata-memory/core/store';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { StoreConformanceOptions } from './options.ts';
 

@@ -3,6 +3,7 @@ import type { StoreConformanceOptions } from './options.ts';
 import { auditSuite } from './suites/audit.ts';
 import { capabilitiesSuite } from './suites/capabilities.ts';
 import { episodesSuite } from './suites/episodes.ts';
+import { factListingSuite } from './suites/fact-listing.ts';
 import { factsSuite } from './suites/facts.ts';
 import { forgetSuite } from './suites/forget.ts';
 import { graphSuite } from './suites/graph.ts';
@@ -36,6 +37,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     keywordSearchSuite(options);
     vectorSearchSuite(options);
     factsSuite(options);
+    factListingSuite(options);
     graphSuite(options);
     stateSuite(options);
     ledgerSuite(options);

@@ -1,4 +1,4 @@
-import { memoryStore } from '@strata-memory/core';
+import { memoryStore } from '@strata-memory/core/store';
 import { runStoreConformance } from './index.ts';
 
 runStoreConformance({

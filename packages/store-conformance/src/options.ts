@@ -1,4 +1,4 @@
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 
 /** Capabilities a driver may be able to build a store without, to prove `unsupported` errors. */
 export type ToggleableCapability = 'keywordSearch' | 'vectorSearch' | 'transactions';

@@ -41,7 +41,6 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import {
   createMemory,
-  createRecall,
   defaultPolicy,
   defaultTokenizer,
   type Embedder,
@@ -49,6 +48,7 @@ import {
   PORT_SPECIFICATION_VERSION,
   type Store,
 } from '@strata-memory/core';
+import { createRecall } from '@strata-memory/core/internals';
 import {
   addRecallContext,
   embeddingSpace,

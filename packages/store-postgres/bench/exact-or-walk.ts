@@ -19,7 +19,7 @@
  * one after another on a quiet store.
  */
 import { cpus, loadavg } from 'node:os';
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 import {
   embeddingSpace,
   prng,

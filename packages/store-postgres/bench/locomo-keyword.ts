@@ -14,7 +14,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { memoryStore, type Store } from '@strata-memory/core';
+import { memoryStore, type Store } from '@strata-memory/core/store';
 import pg from 'pg';
 import { postgresStore } from '../src/index.ts';
 import { pgliteStore } from '../src/pglite/index.ts';

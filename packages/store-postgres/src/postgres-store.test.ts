@@ -1,4 +1,4 @@
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresStore } from './postgres-store.ts';

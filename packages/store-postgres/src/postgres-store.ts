@@ -1,4 +1,4 @@
-import { invalidInput, parseArgs, type Store, StrataError } from '@strata-memory/core';
+import { invalidInput, parseArgs, type Store, StrataError } from '@strata-memory/core/store';
 import pg from 'pg';
 import { z } from 'zod/v4';
 import { poolClient } from './client/pool-client.ts';

@@ -1,4 +1,4 @@
-import { defineStore, type Store } from '@strata-memory/core';
+import { defineStore, type Store } from '@strata-memory/core/store';
 import type { SqlClient } from './client/sql-client.ts';
 import { Database } from './driver/database.ts';
 import { postgresDriver } from './driver/postgres-driver.ts';

@@ -1,4 +1,4 @@
-import { memoryStore, type Scope, type Store } from '@strata-memory/core';
+import { memoryStore, type Scope, type Store } from '@strata-memory/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_TERM_READ_RATIO } from '../src/driver/episodes.ts';
 import { openTarget, type TestTarget } from './target.ts';

@@ -1,4 +1,4 @@
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 import { runStoreConformance } from '@strata-memory/store-conformance';
 import { afterAll, beforeAll } from 'vitest';
 import { openTarget, type TestTarget } from './target.ts';

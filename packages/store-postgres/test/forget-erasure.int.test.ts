@@ -1,4 +1,5 @@
-import { analyzeText, createMemory, type Scope, type Store } from '@strata-memory/core';
+import { createMemory } from '@strata-memory/core';
+import { analyzeText, type Scope, type Store } from '@strata-memory/core/store';
 import { seededRandom, testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type TestTarget } from './target.ts';

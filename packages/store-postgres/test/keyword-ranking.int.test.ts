@@ -1,4 +1,4 @@
-import { memoryStore, type Scope, type Store, StrataError } from '@strata-memory/core';
+import { memoryStore, type Scope, type Store, StrataError } from '@strata-memory/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type TestTarget } from './target.ts';
 

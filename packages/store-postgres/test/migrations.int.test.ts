@@ -1,4 +1,4 @@
-import { StrataError, tenantOf } from '@strata-memory/core';
+import { StrataError, tenantOf } from '@strata-memory/core/store';
 import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../src/postgres-store.ts';

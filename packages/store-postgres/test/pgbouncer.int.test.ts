@@ -1,4 +1,4 @@
-import type { Scope, Store } from '@strata-memory/core';
+import type { Scope, Store } from '@strata-memory/core/store';
 import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../src/postgres-store.ts';

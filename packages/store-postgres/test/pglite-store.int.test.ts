@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteStore } from '../src/pglite/index.ts';
 

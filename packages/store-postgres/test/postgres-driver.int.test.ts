@@ -1,4 +1,4 @@
-import { contentHash, type Scope, type Store, StrataError } from '@strata-memory/core';
+import { contentHash, type Scope, type Store, StrataError } from '@strata-memory/core/store';
 import { testEmbedder } from '@strata-memory/core/test';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

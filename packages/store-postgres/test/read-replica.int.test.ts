@@ -1,4 +1,4 @@
-import { type Store, StrataError } from '@strata-memory/core';
+import { type Store, StrataError } from '@strata-memory/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, PG_URL, type TestTarget } from './target.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';

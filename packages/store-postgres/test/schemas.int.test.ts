@@ -1,4 +1,4 @@
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 import { testEmbedder } from '@strata-memory/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type TestTarget } from './target.ts';

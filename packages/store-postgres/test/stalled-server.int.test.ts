@@ -1,4 +1,4 @@
-import { type Store, StrataError } from '@strata-memory/core';
+import { type Store, StrataError } from '@strata-memory/core/store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolClient } from '../src/client/pool-client.ts';

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { vector } from '@electric-sql/pglite-pgvector';
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 import pg from 'pg';
 import { poolClient } from '../src/client/pool-client.ts';
 import type { SqlClient } from '../src/client/sql-client.ts';

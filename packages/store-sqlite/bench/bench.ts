@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 import {
   addRecallContext,
   embeddingSpace,

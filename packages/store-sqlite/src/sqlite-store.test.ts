@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PATH, SCHEMA_VERSION, type SqliteStoreOptions, sqliteStore } from './index.ts';
 

@@ -5,7 +5,7 @@ import {
   type StoreCapabilities,
   type StoreDriver,
   type StoreDriverTransaction,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { z } from 'zod/v4';
 import { auditDriver } from './audit/audit-driver.ts';
 import { databaseSize } from './database/database-size.ts';

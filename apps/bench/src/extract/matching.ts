@@ -1,4 +1,4 @@
-import { normalizeName } from '@strata-memory/core';
+import { normalizeName } from '@strata-memory/core/store';
 import type { Alternatives } from './corpus.ts';
 
 /**

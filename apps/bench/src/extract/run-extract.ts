@@ -4,11 +4,11 @@ import {
   type Extractor,
   type Memory,
   modelExtractor,
-  normalizeName,
   rulesExtractor,
   type Scope,
   StrataError,
 } from '@strata-memory/core';
+import { normalizeName } from '@strata-memory/core/store';
 import { benchClock } from '../setup/bench-clock.ts';
 import { openBenchStore } from '../setup/stores.ts';
 import { type CorpusHalf, type CorpusItem, loadCorpusHalf } from './corpus.ts';

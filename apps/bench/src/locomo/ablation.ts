@@ -1,4 +1,4 @@
-import type { RecallTuning } from '@strata-memory/core';
+import type { RecallTuning } from '@strata-memory/core/internals';
 
 /**
  * Recall stages `bench locomo --ablate` can switch off, each as the tuning that turns it off

@@ -1,15 +1,14 @@
 import {
   createMemory,
-  createRecall,
   defaultTokenizer,
   type Embedder,
   extractiveSummarizer,
   type Memory,
-  type RecallTuning,
   type Scope,
   type Store,
   type Tokenizer,
 } from '@strata-memory/core';
+import { createRecall, type RecallTuning } from '@strata-memory/core/internals';
 import type { Progress } from '../cli/progress.ts';
 import { accessSwitch } from '../setup/access-switch.ts';
 import { benchClock } from '../setup/bench-clock.ts';

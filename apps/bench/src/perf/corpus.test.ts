@@ -1,4 +1,4 @@
-import { normalizeText, tenantOf } from '@strata-memory/core';
+import { normalizeText, tenantOf } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { corpus, corpusQuestion } from './corpus.ts';
 import { seededRandom } from './random.ts';

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   createMemory,
-  createRecall,
   defaultPolicy,
   defaultTokenizer,
   type Embedder,
@@ -13,6 +12,7 @@ import {
   StrataError,
   type Tokenizer,
 } from '@strata-memory/core';
+import { createRecall } from '@strata-memory/core/internals';
 import { z } from 'zod/v4';
 import type { Progress } from '../cli/progress.ts';
 import { type BenchClock, benchClock } from '../setup/bench-clock.ts';

@@ -1,4 +1,4 @@
-import { contentHash } from '@strata-memory/core';
+import { contentHash } from '@strata-memory/core/store';
 import { maria, tom } from '../cast.ts';
 import type { Demo } from '../demo.ts';
 import { narrate, sceneTitle } from '../print.ts';

@@ -1,9 +1,5 @@
-import {
-  type CompletionModel,
-  modelFailure,
-  PORT_SPECIFICATION_VERSION,
-  parseArgs,
-} from '@strata-memory/core';
+import { type CompletionModel, PORT_SPECIFICATION_VERSION } from '@strata-memory/core';
+import { modelFailure, parseArgs } from '@strata-memory/core/integration';
 import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from 'ai';
 import { z } from 'zod/v4';
 

@@ -1,4 +1,5 @@
-import { cosine, createMemory, memoryStore, StrataError } from '@strata-memory/core';
+import { createMemory, memoryStore, StrataError } from '@strata-memory/core';
+import { cosine } from '@strata-memory/core/internals';
 import { manualClock, testEmbedder } from '@strata-memory/core/test';
 import { describe, expect, it } from 'vitest';
 import { AI_MAJOR, MockEmbeddingModel } from '../../test/ai-under-test.ts';

@@ -1,11 +1,5 @@
-import {
-  type Embedder,
-  LIMITS,
-  modelFailure,
-  PORT_SPECIFICATION_VERSION,
-  parseArgs,
-  unitVectors,
-} from '@strata-memory/core';
+import { type Embedder, LIMITS, PORT_SPECIFICATION_VERSION } from '@strata-memory/core';
+import { modelFailure, parseArgs, unitVectors } from '@strata-memory/core/integration';
 import { type EmbeddingModel, embedMany } from 'ai';
 import { z } from 'zod/v4';
 

@@ -1,18 +1,20 @@
+import type {
+  Memory,
+  MemoryErrorReporter,
+  ObserveInput,
+  Principal,
+  RecallErrorPolicy,
+  Scope,
+} from '@strata-memory/core';
 import {
   integrationOptionFields,
-  type Memory,
-  type MemoryErrorReporter,
   memoryFailurePolicy,
-  type ObserveInput,
-  type Principal,
   parseArgs,
   parseBoundScope,
-  type RecallErrorPolicy,
   type RecallSettings,
   recallOptionsFor,
   resolveRequestScope,
-  type Scope,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 import type { LanguageModelMiddleware } from 'ai';
 import { z } from 'zod/v4';
 import { STRATA_OPTIONS_KEY } from '../scope/request-scope.ts';

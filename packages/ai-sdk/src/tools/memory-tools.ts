@@ -1,20 +1,18 @@
+import type { Memory, Principal, Scope } from '@strata-memory/core';
 import {
   type CorrectInput,
   type CorrectOutput,
   type ForgetInput,
   type ForgetOutput,
-  type Memory,
   type MemoryToolName,
   memoryToolDefinitions,
-  type Principal,
   parseBoundScope,
   type RecallInput,
   type RecallOutput,
   type RememberInput,
   type RememberOutput,
   resolveRequestScope,
-  type Scope,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 import { type Tool, tool } from 'ai';
 import { z } from 'zod/v4';
 import { STRATA_OPTIONS_KEY } from '../scope/request-scope.ts';
@@ -31,7 +29,7 @@ export type {
   RecallOutput,
   RememberInput,
   RememberOutput,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 
 export interface MemoryToolsOptions {
   /** The engine (`createMemory(...)`). */

@@ -1,4 +1,4 @@
-import { resolvePolicy } from '@strata-memory/core';
+import { resolvePolicy } from '@strata-memory/core/internals';
 import { localEmbedder } from '@strata-memory/embed-local';
 import type { Command } from 'commander';
 import { checkCaseRoles } from '../eval/case-roles.ts';

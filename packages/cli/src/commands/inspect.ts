@@ -1,4 +1,5 @@
-import { invalidInput, principalSchema } from '@strata-memory/core';
+import { invalidInput } from '@strata-memory/core';
+import { principalSchema } from '@strata-memory/core/integration';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { startInspector } from '../inspect/server.ts';
 import { action } from '../program.ts';

@@ -1,4 +1,4 @@
-import { formatExplanation } from '@strata-memory/core';
+import { formatExplanation } from '@strata-memory/core/internals';
 import type { Command } from 'commander';
 import { action } from '../program.ts';
 import { integerOption, type ReaderOptions, readerOf, withReader } from '../reader-options.ts';

@@ -1,4 +1,5 @@
-import { principalSchema, type Scope, StrataError } from '@strata-memory/core';
+import { type Scope, StrataError } from '@strata-memory/core';
+import { principalSchema } from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 import { parseScopeOption } from '../scope-option.ts';
 import { parseDuration } from './duration.ts';

@@ -1,12 +1,5 @@
-import {
-  accessLevelOf,
-  type ExplainEntry,
-  type FactRecord,
-  type Memory,
-  type MemoryContext,
-  type Principal,
-  type Scope,
-} from '@strata-memory/core';
+import type { ExplainEntry, FactRecord, Memory, MemoryContext, Principal, Scope } from '@strata-memory/core';
+import { accessLevelOf } from '@strata-memory/core/internals';
 import type { EvalCase, FactExpectation } from './case-file-schema.ts';
 import { matchingItems, reviewItemText, textOf } from './review-match.ts';
 

@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
-  countSnapshot,
   invalidInput,
   type Memory,
   type Scope,
   type SnapshotCounts,
   type SnapshotProgress,
 } from '@strata-memory/core';
+import { countSnapshot } from '@strata-memory/core/internals';
 import { renderScopeMarkdown } from './render-scope-markdown.ts';
 import { SNAPSHOT_FILE, scopeFilePath } from './scope-file-names.ts';
 

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   conflict,
-  countSnapshot,
   type FactRecord,
   invalidInput,
   type JsonValue,
@@ -15,6 +14,7 @@ import {
   type SnapshotProgress,
   StrataError,
 } from '@strata-memory/core';
+import { countSnapshot } from '@strata-memory/core/internals';
 import { type FactEdit, readFactEdits } from './read-fact-edits.ts';
 import { SNAPSHOT_FILE, scopeFilePath } from './scope-file-names.ts';
 

@@ -1,4 +1,5 @@
-import { invalidInput, type JsonValue, type ScopeSnapshot, sortKeys } from '@strata-memory/core';
+import { invalidInput, type JsonValue, type ScopeSnapshot } from '@strata-memory/core';
+import { sortKeys } from '@strata-memory/core/internals';
 import { FACTS_HEADING } from './render-scope-markdown.ts';
 
 /** A fact whose value was changed by hand in a scope's Markdown file. */

@@ -1,4 +1,5 @@
-import { type FactKey, type Memory, type Principal, type Scope, sameScope } from '@strata-memory/core';
+import type { FactKey, Memory, Principal, Scope } from '@strata-memory/core';
+import { sameScope } from '@strata-memory/core/integration';
 import {
   approveBody,
   auditQuery,

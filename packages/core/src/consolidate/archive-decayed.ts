@@ -1,7 +1,7 @@
+import type { AuditTrail } from '../engine/audit-log.ts';
+import type { Engine } from '../engine/engine.ts';
 import { embedInBatches } from '../episodic/embed-batches.ts';
-import type { AuditTrail } from '../memory/audit-log.ts';
-import type { Engine } from '../memory/engine.ts';
-import { retentionValue } from '../recall/scoring.ts';
+import { retentionValue } from '../scoring/scoring.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import { createId } from '../store/normalize.ts';
 import type { EpisodeRecord } from '../store/records.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryOptions } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { createMemory } from '../memory/create-memory.ts';
-import type { MemoryOptions } from '../memory/types.ts';
 import { type Embedder, PORT_SPECIFICATION_VERSION, type Summarizer } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';

@@ -1,12 +1,13 @@
-import { AuditTrail } from '../memory/audit-log.ts';
-import { type Engine, withTransaction } from '../memory/engine.ts';
-import { consolidateOptionsSchema } from '../memory/input-schemas.ts';
-import { subtreeScopes } from '../memory/subtree-scopes.ts';
-import type { ConsolidateOptions, ConsolidationReport } from '../memory/types.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import type { Engine } from '../engine/engine.ts';
+import { consolidateOptionsSchema } from '../engine/input-schemas.ts';
+import { subtreeScopes } from '../engine/subtree-scopes.ts';
+import type { ConsolidateOptions, ConsolidationReport } from '../engine/types.ts';
 import { parseScope, type Scope, sameScope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import type { EpisodeRecord, FactRecord } from '../store/records.ts';
+import { withTransaction } from '../store/with-transaction.ts';
 import {
   ARCHIVE_MAX_IMPORTANCE,
   type ArchivePlan,

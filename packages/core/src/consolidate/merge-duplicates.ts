@@ -1,7 +1,7 @@
+import type { AuditTrail } from '../engine/audit-log.ts';
 import { LiteralAgreement } from '../episodic/literal-agreement.ts';
-import type { AuditTrail } from '../memory/audit-log.ts';
-import { cosine } from '../recall/scoring.ts';
 import { type Scope, sameScope } from '../scope/scope.ts';
+import { cosine } from '../scoring/scoring.ts';
 import type { Store, StoreTransaction } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
 import type { StatedFact, StatedItems } from './same-fact-episodes.ts';

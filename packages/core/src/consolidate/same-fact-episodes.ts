@@ -1,5 +1,5 @@
-import { sourceEpisodeIdsOf } from '../episodic/outdated-episodes.ts';
 import { findAllFacts } from '../facts/fact-reads.ts';
+import { sourceEpisodeIdsOf } from '../facts/outdated-episodes.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { EpisodeRecord, FactRecord, JsonValue, Provenance } from '../store/records.ts';

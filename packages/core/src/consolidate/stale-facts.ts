@@ -1,5 +1,5 @@
+import type { AuditTrail } from '../engine/audit-log.ts';
 import { findAllFacts, isOverdue } from '../facts/fact-reads.ts';
-import type { AuditTrail } from '../memory/audit-log.ts';
 import { type Scope, sameScope } from '../scope/scope.ts';
 import type { Store, StoreTransaction } from '../store/contract.ts';
 import type { FactRecord } from '../store/records.ts';

@@ -1,4 +1,4 @@
-import type { AuditTrail } from '../memory/audit-log.ts';
+import type { AuditTrail } from '../engine/audit-log.ts';
 import { isInSubtree, type Scope, sameScope } from '../scope/scope.ts';
 import type { Store, StoreTransaction } from '../store/contract.ts';
 import type { EdgeRecord, NodeRecord } from '../store/records.ts';

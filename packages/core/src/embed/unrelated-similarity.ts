@@ -1,5 +1,5 @@
 import type { Embedder } from '../ports/ports.ts';
-import { cosine } from '../recall/scoring.ts';
+import { cosine } from '../scoring/scoring.ts';
 
 /**
  * Everyday texts on topics that share nothing, written for calibration (from no benchmark). Each

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { cosine } from '../recall/scoring.ts';
 import { type Scope, sameScope, scopeKey } from '../scope/scope.ts';
+import { cosine } from '../scoring/scoring.ts';
 import type { StoreCapabilities, StoreTransaction } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import { contentHash } from '../store/normalize.ts';

@@ -17,6 +17,10 @@ export interface Clause {
   question: boolean;
   hypothetical: boolean;
   hedged: boolean;
+  /** A plan or proposal, not a state: "we plan to …", "we are considering …", "… should be …". */
+  tentative: boolean;
+  /** Carries someone's words in quotes: what they said, not what is. */
+  quoted: boolean;
   correction: boolean;
   negated: boolean;
   /** The value a correction rejects: "…, not 45" → `45`. */
@@ -57,7 +61,12 @@ const HYPOTHETICAL_START =
 const HYPOTHETICAL_ANYWHERE =
   /\b(?:what if|if|unless|would(?!\s+(?:prefer|rather|like))|could|might|in theory|hypothetically|suppose|supposing|imagine|assuming|in case)\b/i;
 const HEDGES =
-  /\b(?:i think|i believe|i guess|i suppose|i assume|i feel|i heard|i'?m not sure|not sure|probably|maybe|perhaps|possibly|presumably|likely|apparently|supposedly|reportedly|allegedly|seems?|seemed|if i recall|iirc|afaik|rumou?r(?:ed)?|(?:he|she|they|someone|somebody) (?:said|says|told|mentioned|thinks?|claims?)|told me|according to|should be|ought to be|i'?d say)\b/i;
+  /\b(?:i think|i believe|i guess|i suppose|i assume|i feel|i heard|i'?m not sure|not sure|probably|maybe|perhaps|possibly|presumably|likely|apparently|supposedly|reportedly|allegedly|seems?|seemed|if i recall|iirc|afaik|rumou?r(?:ed)?|(?:he|she|they|someone|somebody) (?:said|says|told|mentioned|thinks?|claims?)|told me|according to|should be|ought to be|i'?d say|i doubt|which i doubt|a guess|unconfirmed|nobody (?:has )?confirmed|not confirmed)\b/i;
+const TENTATIVE =
+  /\b(?:plan(?:s|ning)?\s+to|intend(?:s|ing)?\s+to|(?:are|am|is)\s+thinking\s+(?:about|of)|(?:are|am|is)\s+considering|should|ought to|want(?:s)?\s+to|hope\s+to|aim(?:s)?\s+to|propose(?:s|d)?\s+to)\b/i;
+/** "may" in lower case only: "May" is also the month. */
+const TENTATIVE_MAY = /\bmay\b/;
+const QUOTED = /["“][^"”]{3,}["”]/;
 const NEGATION =
   /\b(?:not|never|no longer|none|neither|nor|isn'?t|aren'?t|doesn'?t|don'?t|didn'?t|won'?t|wasn'?t|weren'?t|cannot|can'?t|hasn'?t|haven'?t)\b/i;
 const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+([^,;]+?)\s*[.!]*$/i;
@@ -157,6 +166,8 @@ export function clausesOf(message: string): Clause[] {
       question,
       hypothetical,
       hedged: reported || HEDGES.test(bare),
+      tentative: TENTATIVE.test(bare) || TENTATIVE_MAY.test(bare),
+      quoted: QUOTED.test(original),
       correction,
       negated: NEGATION.test(factText),
     };

@@ -1,5 +1,5 @@
 import model from 'wink-eng-lite-web-model';
-import winkNLP, { type WinkMethods } from 'wink-nlp';
+import winkNLP, { type ItemEntity, type WinkMethods } from 'wink-nlp';
 
 /**
  * The English model the offline extractor reads text with: wink-nlp and its lite web model,
@@ -44,4 +44,46 @@ export function readSentences(text: string): Sentence[] {
 /** Parts of speech of the words of a short phrase, read as one sentence. */
 export function tagPhrase(phrase: string): Token[] {
   return readSentences(phrase).flatMap((s) => s.tokens);
+}
+
+export interface EntitySpan {
+  /** wink-nlp's entity type: DATE, TIME, MONEY, PERCENT, CARDINAL, ORDINAL, DURATION, … */
+  type: string;
+  /** First and last token (inclusive). */
+  start: number;
+  end: number;
+}
+
+export interface ReadText {
+  tokens: Token[];
+  /** Whitespace before each token, to rebuild spans as written. */
+  spaces: string[];
+  entities: EntitySpan[];
+}
+
+/** `text` read as one piece: its tokens, parts of speech and named quantities (dates, times, amounts…). */
+export function readText(text: string): ReadText {
+  const nlp = english();
+  const its = nlp.its;
+  const doc = nlp.readDoc(text);
+  const words: string[] = doc.tokens().out();
+  const tags: string[] = doc.tokens().out(its.pos);
+  const spaces: string[] = doc.tokens().out(its.precedingSpaces);
+  const entities: EntitySpan[] = [];
+  doc.entities().each((e: ItemEntity) => {
+    const [start, end] = e.out(its.span) as unknown as [number, number];
+    entities.push({ type: e.out(its.type) as string, start, end });
+  });
+  return {
+    tokens: words.map((word, i) => ({ text: word, pos: tags[i] ?? 'X' })),
+    spaces,
+    entities,
+  };
+}
+
+/** Tokens `start`..`end` (inclusive) as written. */
+export function spanText(read: ReadText, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i <= end; i++) out += (i > start ? read.spaces[i] : '') + read.tokens[i]!.text;
+  return out;
 }

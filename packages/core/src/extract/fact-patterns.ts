@@ -1,5 +1,6 @@
 import type { Clause } from './clauses.ts';
 import { commerceFacts } from './commerce-patterns.ts';
+import { decisionFrom } from './decision-patterns.ts';
 import { tagPhrase } from './english-model.ts';
 import { GROUP_ENTITY, SPEAKER_ENTITY, UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
@@ -12,7 +13,9 @@ import {
 } from './noun-phrases.ts';
 import { ruleFacts } from './rule-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
+import { tentativeFacts } from './tentative-values.ts';
 import { cleanValue } from './value-phrases.ts';
+import { verbFacts } from './verb-patterns.ts';
 
 /**
  * Fact statements the rules extractor recognises, one clause at a time:
@@ -24,6 +27,11 @@ import { cleanValue } from './value-phrases.ts';
  * - payments and prices: "<Entity> are paid <terms>", "we pay <Entity> <terms>", "<Name> quoted
  *   <amount> for <item>" (see `commerce-patterns.ts`)
  * - threshold rules: "approvals above 50,000 USD need sign-off" (see `rule-patterns.ts`)
+ * - decisions: "we chose X over Y for Z because R" (see `decision-patterns.ts`)
+ * - attributes stated with a verb: "<Thing> opens at 6 am", "<Thing> is managed by <Name>",
+ *   "<Thing> has 1,200 pallet spaces" (see `verb-patterns.ts`)
+ * - questions, what-ifs, plans, hedges and quotes: the value proposed, for review (see
+ *   `tentative-values.ts`)
  * - "<subject> changed to <value>" and other explicit updates
  * - "I prefer X [over Y] [for Z]"
  * - in a what-if or conditional: "<actor> extended <attribute> to <value>", "<subject> was <value>",
@@ -50,15 +58,49 @@ export interface FactPatternContext {
 }
 
 const COPULA =
-  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to)\s+(.+)$/i;
+  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
 const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
 const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
+/** What follows a proposed value and is not part of it: a condition, a purpose, a time to come. */
+const HYPOTHETICAL_TAIL = /\s+(?:if|unless|when|instead|then|for|next|later|soon|this|by then)\b.*$/i;
 const CHANGE_TO =
   /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made)\s+(.+?)\s+to\s+(.+)$/i;
 const NAME_IS = /^(?:my name is|my name's|i am called|i'm called|call me|i go by|you can call me)\s+(.+)$/i;
 const PREFER =
   /^i\s+(?:really\s+|strongly\s+|much\s+|generally\s+|usually\s+)?(?:prefer|would prefer|'d prefer|would rather have)\s+(.+?)(?:\s+(?:over|to|rather than|instead of)\s+(.+?))?(?:\s+for\s+(.+?))?$/i;
+
+/** Nouns naming a recurring or planned event: "the board meeting", "the fire drill", "sprint planning". */
+const EVENT_NOUNS =
+  /^(?:meeting|review|drill|planning|standup|stand-up|all-hands|offsite|sync|retro|retrospective|demo|workshop|training|audit|inspection|interview|webinar|kickoff|kick-off|party|dinner|ceremony|conference|summit|check-in)$/i;
+const TIMING = /^(?:every|each|daily|nightly|weekly|monthly|quarterly|yearly|annually|on|at|in|from)\b/i;
+
+/**
+ * "The board meeting is on 12 June", "The fire drill is every six months": an event's timing is
+ * its own attribute (`schedule` when it recurs, else `date` or `time`). The event must be named
+ * by more than its kind ("the meeting is at 4 pm" names no event and stays unowned).
+ */
+function eventTiming(subject: string, stated: string): Omit<FactCandidate, 'kind' | 'evidence'> | null {
+  const rawValue = stated.trim().replace(/^(?:now|currently|still)\s+/i, '');
+  const name = stripDeterminers(subject);
+  const tokens = words(name);
+  const head = tokens[tokens.length - 1] ?? '';
+  const modified = tokens.length >= 2 || head.includes('-');
+  if (!modified || tokens.length > 4 || !EVENT_NOUNS.test(head) || !TIMING.test(rawValue.trim())) return null;
+  if (!/^the\s/i.test(subject) && !/^\p{Lu}/u.test(name)) return null;
+  const value = cleanValue(rawValue.replace(/^(?:on|at|in)\s+/i, ''));
+  if (!isValidValue(value)) return null;
+  const recurring =
+    /^(?:every|each|daily|nightly|weekly|monthly|quarterly|yearly|annually)\b|\b(?:every|each)\b/i.test(
+      value,
+    );
+  const key = recurring
+    ? 'schedule'
+    : /\b(?:am|pm|noon|midnight|\d{1,2}:\d{2})\b/i.test(value)
+      ? 'time'
+      : 'date';
+  return { entityType: 'entity', entity: name, key, value, confidence: 0.8, named: true };
+}
 
 /** "X is A and Y is B" → two parts; a lone "and" inside a value stays. */
 function copulaParts(text: string): string[] {
@@ -159,6 +201,8 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     return [{ ...SPEAKER_ENTITY, key, value, confidence: 0.9, named: false }];
   }
 
+  const decision = decisionFrom(text, ctx.knownEntities);
+  if (decision) return decision.facts;
   const commerce = commerceFacts(text, ctx.knownEntities);
   if (commerce) return commerce;
   const rule = ruleFacts(text, ctx.knownEntities);
@@ -191,12 +235,18 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
       continue;
     }
 
+    const event = eventTiming(subject, match[2]!);
+    if (event) {
+      out.push(event);
+      continue;
+    }
     const parsed = parseSubject(subject, { knownEntities: ctx.knownEntities, atSentenceStart: true, value });
     if (!parsed) continue;
     if (parsed.named) lastNamed = { entityType: parsed.entityType, entity: parsed.entity };
     out.push({ ...parsed, value });
   }
-  return out;
+  if (out.length > 0) return out;
+  return verbFacts(text, ctx.knownEntities) ?? [];
 }
 
 function hypotheticalFacts(
@@ -216,7 +266,7 @@ function hypotheticalFacts(
   const change = CHANGE_TO.exec(body);
   if (change) {
     const actor = change[1]?.toLowerCase();
-    const value = cleanValue(change[3]!);
+    const value = cleanValue(change[3]!.replace(HYPOTHETICAL_TAIL, ''));
     if (!isValidValue(value)) return [];
     const parsed = parseSubject(change[2]!, {
       knownEntities: ctx.knownEntities,
@@ -236,7 +286,7 @@ function hypotheticalFacts(
   }
   const copula = HYPOTHETICAL_COPULA.exec(body);
   if (copula) {
-    const value = cleanValue(copula[2]!.replace(/\s+(?:if|instead|then)\b.*$/i, ''));
+    const value = cleanValue(copula[2]!.replace(HYPOTHETICAL_TAIL, ''));
     if (!isValidValue(value)) return [];
     const parsed = parseSubject(copula[1]!, {
       knownEntities: ctx.knownEntities,
@@ -254,15 +304,26 @@ function hypotheticalFacts(
  * reviewed, not stored).
  */
 export function factsFromClause(clause: Clause, ctx: FactPatternContext): FactCandidate[] {
-  if (clause.hypothetical) {
-    return hypotheticalFacts(clause.factText, ctx).map((f) => ({
+  const tentative = () =>
+    tentativeFacts(clause.factText, ctx.knownEntities).map((f) => ({
       ...f,
-      kind: 'hypothetical',
+      kind: 'hypothetical' as const,
       evidence: clause.original,
     }));
+  if (clause.hypothetical) {
+    const found = hypotheticalFacts(clause.factText, ctx).map((f) => ({
+      ...f,
+      kind: 'hypothetical' as const,
+      evidence: clause.original,
+    }));
+    return found.length > 0 ? found : tentative();
   }
-  if (clause.question || clause.negated) return [];
-  return statementFacts(clause.factText, ctx).map((f) => ({
+  // Questions, plans and quoted words propose a value at most: reviewed, never stored.
+  if (clause.question || clause.tentative || clause.quoted) return tentative();
+  const stated = clause.negated ? [] : statementFacts(clause.factText, ctx);
+  // A hedge whose statement the patterns cannot read still proposes its value.
+  if (stated.length === 0) return clause.hedged ? tentative() : [];
+  return stated.map((f) => ({
     ...f,
     confidence: clause.hedged ? Math.min(f.confidence, 0.5) : clause.correction ? 0.95 : f.confidence,
     kind: clause.correction ? 'correction' : 'statement',

@@ -26,7 +26,7 @@ const VAGUE_VALUE =
 const DECISION_WORDS =
   /\b(?:migration|decision|rollout|roll-out|rollback|switch|upgrade|launch|initiative|policy)\b/i;
 const COMPONENT_WORDS =
-  /\b(?:service|services|api|apis|sdk|database|db|queue|library|server|client|app|frontend|backend|pipeline|module|component|system|gateway|cluster|endpoint|microservice|worker|cache|cdn|repo|repository|protocol)\b/i;
+  /\b(?:service|services|api|apis|sdk|database|db|queue|library|server|client|app|frontend|backend|pipeline|module|component|system|gateway|cluster|endpoint|microservice|worker|cache|cdn|repo|repository|protocol|bus|broker|connector|integration|plugin|adapter|job|feed)\b/i;
 
 const MONTHS_AND_DAYS = new Set(
   'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday'.split(

@@ -1,4 +1,5 @@
 import type { Clause } from './clauses.ts';
+import { decisionFrom } from './decision-patterns.ts';
 import { cleanPhrase, isEntityPhrase, isPronoun, nodeTypeOf, splitList, words } from './noun-phrases.ts';
 
 /**
@@ -10,6 +11,7 @@ import { cleanPhrase, isEntityPhrase, isPronoun, nodeTypeOf, splitList, words } 
  * - "we decided to use <Z> instead of <W>" · "we replaced <W> with <Z>" ·
  *   "we migrated from <W> to <Z>" · "<Z> replaces <W>"               → Z replaces W
  * - "we decided / agreed to <do X>"                                 → a `decision` node
+ * - "we chose <X> over <Y> for <Z>"                  → Z uses X, X chosen_over Y (`decision-patterns.ts`)
  *
  * "The REST to gRPC migration" and "the migration from REST to gRPC" name one node, the migration
  * (a `decision`, also known as "gRPC migration"), and imply that gRPC replaces REST. Quantifiers
@@ -216,6 +218,13 @@ export function relationsFromClause(
     : clause.text;
   const kind = clause.hypothetical ? 'hypothetical' : 'statement';
   const confidence = clause.hypothetical ? 0.3 : clause.hedged ? 0.5 : 0.85;
+  const decision = kind === 'statement' ? decisionFrom(text, ctx.knownEntities) : null;
+  if (decision) {
+    return {
+      relations: decision.edges.map((e) => ({ ...e, kind, confidence, evidence: clause.original })),
+      decisions: [],
+    };
+  }
   const relations = matchRelations(text, ctx).map(
     (p) => ({ ...p, kind, confidence, evidence: clause.original }) as const,
   );

@@ -4,6 +4,7 @@ import {
   cleanPhrase,
   DETERMINERS,
   entityName,
+  isAcronym,
   isCapitalized,
   isComponentName,
   isEntityPhrase,
@@ -52,6 +53,21 @@ function typedName(phrase: string): { type: string; name: string } | null {
   const name = rest.join(' ');
   if (isComponentName(name)) return null;
   return { type: noun, name };
+}
+
+/**
+ * Common nouns that, after a proper name, name a thing of that name rather than an attribute of
+ * it: "Berlin warehouse", "Atlas project", "Lisbon offsite" (but "Zenith | maintenance window").
+ */
+const THING_NOUNS = new Set(
+  'warehouse office hub depot site plant factory store shop branch campus building room team department division unit squad group project programme program initiative offsite event conference summit meeting standup workshop trip tour account contract plan tier product release launch migration rollout upgrade fleet network region'.split(
+    ' ',
+  ),
+);
+
+/** True for a noun that names a kind of thing ("warehouse", "team", "service"), not an attribute. */
+export function isThingNoun(word: string): boolean {
+  return THING_NOUNS.has(word.toLowerCase()) || isComponentName(word);
 }
 
 export interface SubjectParse {
@@ -192,13 +208,39 @@ export function parseSubject(
   if (run > 0 && run < tokens.length) {
     // One proper name before two or more common nouns names a thing, not an owner: "Berlin
     // warehouse | shipping cutoff", "Atlas project | deadline" (the parts of speech decide).
-    if (run === 1 && tokens.length - run >= 2 && tagPhrase(tokens.join(' '))[run]?.pos === 'NOUN') run += 1;
+    // Not after an acronym or a code ("API | rate limit", "Q2 | revenue target").
+    const plainName = !isAcronym(tokens[0]!) && !/\d/.test(tokens[0]!);
+    const thing =
+      run === 1 &&
+      plainName &&
+      tokens.length - run >= 2 &&
+      tagPhrase(tokens.join(' '))[run]?.pos === 'NOUN' &&
+      (THING_NOUNS.has(tokens[run]!.toLowerCase()) || isComponentName(tokens[run]!));
+    if (thing) run += 1;
     const head = tokens.slice(0, run).join(' ');
     const atStart = options.atSentenceStart && !/^the\s/i.test(subject);
-    if (isEntityPhrase(head, { knownEntities: known, atSentenceStart: atStart })) {
+    const name = thing ? tokens[0]! : head;
+    if (isEntityPhrase(name, { knownEntities: known, atSentenceStart: atStart })) {
       return named({ entityType: 'entity', entity: head }, tokens.slice(run).join(' '), 0.8);
     }
     return null;
+  }
+  // "the payments service SLA", "the engineering offsite budget": a thing, then its attribute.
+  if (/^the\s/i.test(subject) && run === 0) {
+    const lower = tokens.map((t) => t.toLowerCase());
+    let thing = -1;
+    // A bare "meeting room" or "launch date" is one attribute: the thing must be modified itself.
+    for (let i = tokens.length - 2; i >= 1 && thing < 0; i--) {
+      if (THING_NOUNS.has(lower[i]!) || isComponentName(lower[i]!)) thing = i;
+    }
+    if (thing >= 0) {
+      const parsed = named(
+        { entityType: 'entity', entity: tokens.slice(0, thing + 1).join(' ') },
+        tokens.slice(thing + 1).join(' '),
+        0.8,
+      );
+      if (parsed) return parsed;
+    }
   }
   // "the lead time": an attribute without its owner.
   if (/^the\s/i.test(subject) && run === 0) {

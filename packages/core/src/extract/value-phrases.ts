@@ -7,7 +7,8 @@ import { cleanPhrase } from './noun-phrases.ts';
  * clause boundary: only a comma followed by a space is.
  */
 
-const VALUE_LEAD = /^(?:now|currently|still|actually|officially|exactly|just|only|always)\s+/i;
+const VALUE_LEAD =
+  /^(?:now|currently|still|actually|officially|exactly|just|only|always|due(?=\s+every\b)|(?:at|on)(?=\s+(?:\d|the\s+\d|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)))\s+/i;
 const VALUE_TAIL = /\s+(?:now|currently|for now|at the moment|these days|as of now|as well|too|again)$/i;
 
 /** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { createMemory } from '../memory/create-memory.ts';
 import type { Embedder } from '../ports/ports.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock, testEmbedder } from '../test/index.ts';
-import { FACT_INDEX_KEY, indexedFactOf } from './fact-index.ts';
+import { indexedFactOf } from './fact-index.ts';
 
 const acme = { orgId: 'acme' };
 const item = { entityType: 'store item', entity: 'docs/a', key: 'value' };

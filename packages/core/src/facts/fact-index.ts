@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
 import { estimateImportance } from '../episodic/importance.ts';
 import { type Scope, sameScope, scopeKey } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
@@ -22,12 +23,8 @@ import type { EpisodeRecord, FactRecord, JsonValue, Provenance } from '../store/
  * conversation episode with the same words, nor a conversation episode into them by hash.
  */
 
-/** Fact metadata: ids of the episodes that index the fact. */
-export const FACT_INDEX_KEY = 'indexEpisodeIds';
 /** Episode metadata: the fact an index episode belongs to. */
 export const INDEXED_FACT_KEY = 'indexes';
-/** Most index texts per fact. */
-export const MAX_INDEX_TEXTS = 256;
 
 /** A fact's key, as stored. */
 export interface IndexedFact {

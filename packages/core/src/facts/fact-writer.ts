@@ -1,10 +1,10 @@
-import { markOutdatedEpisodes, withSourceEpisode } from '../episodic/outdated-episodes.ts';
+import { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
 import { conflict, StrataError } from '../errors/strata-error.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { FactRecord, JsonValue, Metadata, Provenance } from '../store/records.ts';
-import { FACT_INDEX_KEY } from './fact-index.ts';
 import { currentAt, sameValue } from './fact-reads.ts';
+import { markOutdatedEpisodes, withSourceEpisode } from './outdated-episodes.ts';
 
 /**
  * The one place facts are written. A write never overwrites:

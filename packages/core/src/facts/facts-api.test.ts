@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryOptions } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { createMemory } from '../memory/create-memory.ts';
-import type { MemoryOptions } from '../memory/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock } from '../test/index.ts';

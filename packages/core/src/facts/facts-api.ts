@@ -1,34 +1,36 @@
-import { embedInBatches } from '../episodic/embed-batches.ts';
-import { sourceEpisodeIdsOf } from '../episodic/outdated-episodes.ts';
-import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
-import { AuditTrail } from '../memory/audit-log.ts';
-import { documentEmbedder } from '../memory/document-embedder.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { documentEmbedder } from '../engine/document-embedder.ts';
 import {
   actorOf,
   type Engine,
   longTermScopeOf,
   readLevel,
   retryOnConflict,
-  withTransaction,
   writeLevel,
-} from '../memory/engine.ts';
+} from '../engine/engine.ts';
 import {
   correctSchema,
   factFilterSchema,
+  factFindSchema,
   factKeySchema,
   idArgumentSchema,
   principalOptionsSchema,
   rememberSchema,
-} from '../memory/input-schemas.ts';
-import type { FactKey, FactsApi, Principal } from '../memory/types.ts';
+} from '../engine/input-schemas.ts';
+import { FACT_INDEX_KEY } from '../engine/metadata-keys.ts';
+import type { FactKey, FactsApi, Principal } from '../engine/types.ts';
+import { embedInBatches } from '../episodic/embed-batches.ts';
+import { invalidInput, notFound, StrataError } from '../errors/strata-error.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
-import type { FactRecord, Metadata, Provenance } from '../store/records.ts';
-import { FACT_INDEX_KEY, indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
+import type { FactRecord, JsonValue, Metadata, Provenance } from '../store/records.ts';
+import { withTransaction } from '../store/with-transaction.ts';
+import { indexEntries, indexEpisodeIdsOf, syncFactIndex } from './fact-index.ts';
 import { bySpecificity, CURRENT, EVERY_STATUS, findAllFacts, winners, withStaleness } from './fact-reads.ts';
 import { resolveEntityType } from './fact-references.ts';
 import { type FactWriteMode, type FactWriteOutcome, writeFact } from './fact-writer.ts';
+import { sourceEpisodeIdsOf } from './outdated-episodes.ts';
 import { proposeForReview } from './review-queue.ts';
 
 /** A fact key in stored form. An omitted entity type means "any type" on reads and `entity` on writes. */
@@ -73,7 +75,37 @@ export function auditFactOutcome(audit: AuditTrail, outcome: FactWriteOutcome): 
   }
 }
 
-export function createFactsApi(engine: Engine): FactsApi {
+/** A `facts.find` selection in stored form (names already normalised). */
+export interface StoredSelection {
+  entityType?: string;
+  entityId?: string;
+  entityIdPrefix?: string;
+  key?: string;
+  where?: Record<string, JsonValue>;
+  within: 'visible' | 'exact' | 'subtree';
+}
+
+/** A `find` or `search` selection in the store's terms (entity names normalised, ids as stored). */
+export function storedSelection(query: {
+  entityType?: string | undefined;
+  entity?: string | undefined;
+  entityPrefix?: string | undefined;
+  key?: string | undefined;
+  where?: Record<string, unknown> | undefined;
+  within?: 'visible' | 'exact' | 'subtree' | undefined;
+}): Omit<StoredSelection, 'within'> & { within?: StoredSelection['within'] } {
+  return {
+    ...(query.entityType !== undefined ? { entityType: normalizeName(query.entityType) } : {}),
+    ...(query.entity !== undefined ? { entityId: normalizeName(query.entity) } : {}),
+    ...(query.entityPrefix !== undefined ? { entityIdPrefix: query.entityPrefix } : {}),
+    ...(query.key !== undefined ? { key: normalizeName(query.key) } : {}),
+    ...(query.where !== undefined ? { where: query.where as Record<string, JsonValue> } : {}),
+    ...(query.within !== undefined ? { within: query.within } : {}),
+  };
+}
+
+/** The facts API but `search`, which recall's retrieval serves (see `memory/fact-search.ts`). */
+export function createFactsApi(engine: Engine): Omit<FactsApi, 'search'> {
   const { store, clock, policy } = engine;
   const visibleTo = (fact: FactRecord | undefined, principal: Principal | undefined) =>
     fact !== undefined && fact.accessLevel <= readLevel(engine, principal) ? fact : undefined;
@@ -240,6 +272,25 @@ export function createFactsApi(engine: Engine): FactsApi {
       });
       const now = clock.now();
       return winners(found).map((f) => withStaleness(f, now, policy.staleAfterDays));
+    },
+
+    async find(scopeInput, queryInput, options) {
+      const scope = parseScope(scopeInput);
+      const query = parseArgs(factFindSchema, queryInput, 'facts.find: query') ?? {};
+      const { principal } = parseArgs(principalOptionsSchema, options, 'facts.find: options') ?? {};
+      const page = await store.facts.find({
+        scope,
+        ...storedSelection(query),
+        accessLevel: readLevel(engine, principal),
+        status: CURRENT,
+        ...(query.order ? { order: query.order } : {}),
+        ...(query.exclude ? { excludeIds: query.exclude } : {}),
+        ...(query.limit !== undefined ? { limit: query.limit } : {}),
+        ...(query.offset !== undefined ? { offset: query.offset } : {}),
+        ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      });
+      const now = clock.now();
+      return { ...page, items: page.items.map((f) => withStaleness(f, now, policy.staleAfterDays)) };
     },
 
     async history(scopeInput, keyInput, options) {

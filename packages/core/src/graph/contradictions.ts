@@ -1,5 +1,5 @@
+import type { Contradiction } from '../engine/types.ts';
 import { findAllFacts, sameValue } from '../facts/fact-reads.ts';
-import type { Contradiction } from '../memory/types.ts';
 import { type Scope, scopeKey } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { EdgeRecord, FactRecord, NodeRecord } from '../store/records.ts';

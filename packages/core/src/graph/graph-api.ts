@@ -1,13 +1,5 @@
-import { notFound } from '../errors/strata-error.ts';
-import { AuditTrail } from '../memory/audit-log.ts';
-import {
-  actorOf,
-  type Engine,
-  longTermScopeOf,
-  readLevel,
-  withTransaction,
-  writeLevel,
-} from '../memory/engine.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { actorOf, type Engine, longTermScopeOf, readLevel, writeLevel } from '../engine/engine.ts';
 import {
   impactSchema,
   principalOptionsSchema,
@@ -15,13 +7,15 @@ import {
   supersedeSchema,
   traverseSchema,
   upsertNodeSchema,
-} from '../memory/input-schemas.ts';
-import type { GraphApi, NodeRef, Principal } from '../memory/types.ts';
+} from '../engine/input-schemas.ts';
+import type { GraphApi, NodeRef, Principal } from '../engine/types.ts';
+import { notFound } from '../errors/strata-error.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
 import type { NodeRecord, Provenance } from '../store/records.ts';
+import { withTransaction } from '../store/with-transaction.ts';
 import { findContradictions } from './contradictions.ts';
 import { impactOf } from './impact.ts';
 import { findOrCreateNode, resolveNodeRef } from './node-resolution.ts';

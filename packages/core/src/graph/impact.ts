@@ -1,4 +1,4 @@
-import type { ImpactResult } from '../memory/types.ts';
+import type { ImpactResult } from '../engine/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { EdgeRecord, NodeRecord } from '../store/records.ts';

@@ -1,5 +1,5 @@
+import type { NodeRef } from '../engine/types.ts';
 import { notFound } from '../errors/strata-error.ts';
-import type { NodeRef } from '../memory/types.ts';
 import { type Scope, sameScope, scopeDepth } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import { normalizeName } from '../store/normalize.ts';

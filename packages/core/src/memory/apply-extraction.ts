@@ -1,3 +1,5 @@
+import type { AuditTrail } from '../engine/audit-log.ts';
+import type { Engine } from '../engine/engine.ts';
 import { isGroupReference, isSpeakerReference } from '../extract/entity-references.ts';
 import { CURRENT, findAllFacts } from '../facts/fact-reads.ts';
 import {
@@ -15,8 +17,6 @@ import type { Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import { normalizeName } from '../store/normalize.ts';
 import type { EdgeRecord, FactRecord, NodeRecord, Provenance, ReviewItem } from '../store/records.ts';
-import type { AuditTrail } from './audit-log.ts';
-import type { Engine } from './engine.ts';
 
 /**
  * Turns an extractor's output into memory: facts (written, confirmed, superseded, or queued for

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { retryOnConflict } from '../engine/engine.ts';
 import { conflict, StrataError } from '../errors/strata-error.ts';
 import type { Store } from '../store/contract.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock } from '../test/index.ts';
 import { createMemory } from './create-memory.ts';
-import { retryOnConflict } from './engine.ts';
 
 /** Records the pauses `retryOnConflict` asks for and runs them at once (no test waits on a clock). */
 function recordPauses(): number[] {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../engine/policy.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { RULES_EXTRACTOR_ID } from '../extract/rules-extractor.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock, testEmbedder } from '../test/index.ts';
 import { createMemory } from './create-memory.ts';
-import { defaultPolicy } from './policy.ts';
 
 function thrown(fn: () => unknown): StrataError {
   try {

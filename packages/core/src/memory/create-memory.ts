@@ -1,5 +1,10 @@
 import { z } from 'zod/v4';
 import { consolidate } from '../consolidate/consolidate.ts';
+import { checkedClock } from '../engine/checked-clock.ts';
+import type { Engine } from '../engine/engine.ts';
+import { auditListOptionsSchema } from '../engine/input-schemas.ts';
+import { resolvePolicy } from '../engine/policy.ts';
+import type { AuditApi, Memory, MemoryOptions } from '../engine/types.ts';
 import { rulesExtractor } from '../extract/rules-extractor.ts';
 import { createFactsApi } from '../facts/facts-api.ts';
 import { createGraphApi } from '../graph/graph-api.ts';
@@ -13,15 +18,11 @@ import { createStateApi } from '../state/state-api.ts';
 import { STORE_SPECIFICATION_VERSION, type Store } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
-import { checkedClock } from '../validation/epoch-time.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
-import type { Engine } from './engine.ts';
+import { createFactSearch } from './fact-search.ts';
 import { forget, forgetItem } from './forget.ts';
-import { auditListOptionsSchema } from './input-schemas.ts';
 import { observe } from './observe.ts';
-import { resolvePolicy } from './policy.ts';
 import { createReviewApi } from './review-api.ts';
-import type { AuditApi, Memory, MemoryOptions } from './types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const hasMethods = (v: unknown, methods: string[]) =>
@@ -122,7 +123,7 @@ export function createMemory(options: MemoryOptions): Memory {
     clock: parsed.clock ?? systemClock,
     observe: (scope, input, observeOptions) => observe(engine, scope, input, observeOptions),
     recall: async (scope, recallOptions) => recall(parseScope(scope), recallOptions),
-    facts: createFactsApi(engine),
+    facts: { ...createFactsApi(engine), search: createFactSearch(engine) },
     graph: createGraphApi(engine),
     state: createStateApi(engine),
     ledger: createLedgerApi(engine),

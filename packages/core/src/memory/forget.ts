@@ -1,13 +1,14 @@
-import { clearOutdatedMarkers } from '../episodic/outdated-episodes.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { actorOf, type Engine, longTermScopeOf, readLevel } from '../engine/engine.ts';
+import { idArgumentSchema, principalOptionsSchema } from '../engine/input-schemas.ts';
+import { subtreeScopes } from '../engine/subtree-scopes.ts';
+import type { Layer, Principal } from '../engine/types.ts';
 import { deleteIndexEpisodes, indexEpisodeIdsOf } from '../facts/fact-index.ts';
+import { clearOutdatedMarkers } from '../facts/outdated-episodes.ts';
 import { isInSubtree, isVisible, parseScope, SCOPE_LEVELS, type Scope, sameScope } from '../scope/scope.ts';
 import type { ForgetCounts, StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
-import { AuditTrail } from './audit-log.ts';
-import { actorOf, type Engine, longTermScopeOf, readLevel, withTransaction } from './engine.ts';
-import { idArgumentSchema, principalOptionsSchema } from './input-schemas.ts';
-import { subtreeScopes } from './subtree-scopes.ts';
-import type { Layer, Principal } from './types.ts';
+import { withTransaction } from '../store/with-transaction.ts';
 
 /**
  * Erasure. `forget(scope)` removes every layer's data at or below `scope` (right to be

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
+import { principalSchema } from '../engine/input-schemas.ts';
+import type { Layer, Memory, Principal, RecallOptions } from '../engine/types.ts';
 import { failurePolicyOptionFields } from './failure-policy.ts';
-import { principalSchema } from './input-schemas.ts';
-import type { Layer, Memory, Principal, RecallOptions } from './types.ts';
 
 /**
  * The options every integration (a middleware, an agent memory, a set of tools) shares, as zod

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryOptions } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { type Embedder, type Extractor, PORT_SPECIFICATION_VERSION } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
@@ -6,7 +7,6 @@ import type { Store } from '../store/contract.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock, testEmbedder } from '../test/index.ts';
 import { createMemory } from './create-memory.ts';
-import type { MemoryOptions } from './types.ts';
 
 /** `observe`'s signal: a cancelled call returns at once with `aborted` and stores nothing. */
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryOptions } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { modelExtractor } from '../extract/model-extractor.ts';
 import { type Embedder, type Extractor, PORT_SPECIFICATION_VERSION } from '../ports/ports.ts';
@@ -7,7 +8,6 @@ import type { Store } from '../store/contract.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock, scriptedModel, testEmbedder } from '../test/index.ts';
 import { createMemory } from './create-memory.ts';
-import type { MemoryOptions } from './types.ts';
 
 const thread: Scope = { orgId: 'acme', userId: 'maria', threadId: 't1' };
 const user: Scope = { orgId: 'acme', userId: 'maria' };

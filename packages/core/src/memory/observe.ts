@@ -1,4 +1,17 @@
 import { abortable, abortedError, throwIfAborted } from '../abort/abort-signal.ts';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { documentEmbedder } from '../engine/document-embedder.ts';
+import {
+  actorOf,
+  type Engine,
+  longTermScopeOf,
+  readLevel,
+  retryOnConflict,
+  writeLevel,
+} from '../engine/engine.ts';
+import { observeBatchSchema, observeOptionsSchema } from '../engine/input-schemas.ts';
+import { MESSAGE_ACCESS_KEY } from '../engine/metadata-keys.ts';
+import type { ObserveInput, ObserveOptions, ObserveResult, Principal } from '../engine/types.ts';
 import { embedInBatches } from '../episodic/embed-batches.ts';
 import { type EpisodeDraft, episodeIdFor, writeEpisodes } from '../episodic/episode-writer.ts';
 import { estimateImportance } from '../episodic/importance.ts';
@@ -8,23 +21,10 @@ import type { StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { createId } from '../store/normalize.ts';
 import type { MessageRecord, MessageRole, Metadata, ToolCallRecord } from '../store/records.ts';
+import { withTransaction } from '../store/with-transaction.ts';
 import { toEpochMs } from '../validation/epoch-time.ts';
-import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
 import { type AppliedExtraction, applyExtraction, type ObservedMessage } from './apply-extraction.ts';
-import { AuditTrail } from './audit-log.ts';
-import { documentEmbedder } from './document-embedder.ts';
-import {
-  actorOf,
-  type Engine,
-  longTermScopeOf,
-  readLevel,
-  retryOnConflict,
-  withTransaction,
-  writeLevel,
-} from './engine.ts';
-import { observeBatchSchema, observeOptionsSchema } from './input-schemas.ts';
 import { type ExtractionRun, runExtraction } from './run-extraction.ts';
-import type { ObserveInput, ObserveOptions, ObserveResult, Principal } from './types.ts';
 
 /**
  * `observe`: one call records a turn in every layer.

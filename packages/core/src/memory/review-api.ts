@@ -1,4 +1,13 @@
 import { z } from 'zod/v4';
+import { AuditTrail } from '../engine/audit-log.ts';
+import { actorOf, type Engine, readLevel } from '../engine/engine.ts';
+import {
+  idArgumentSchema,
+  reviewApproveOptionsSchema,
+  reviewDecisionOptionsSchema,
+  reviewListOptionsSchema,
+} from '../engine/input-schemas.ts';
+import type { FactKey, Principal, ReviewApi } from '../engine/types.ts';
 import { conflict, invalidInput, notFound } from '../errors/strata-error.ts';
 import { resolveEntityType } from '../facts/fact-references.ts';
 import { writeFact } from '../facts/fact-writer.ts';
@@ -9,15 +18,7 @@ import type { StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { normalizeName } from '../store/normalize.ts';
 import type { EdgeRecord, FactRecord, Provenance, ReviewItem } from '../store/records.ts';
-import { AuditTrail } from './audit-log.ts';
-import { actorOf, type Engine, readLevel, withTransaction } from './engine.ts';
-import {
-  idArgumentSchema,
-  reviewApproveOptionsSchema,
-  reviewDecisionOptionsSchema,
-  reviewListOptionsSchema,
-} from './input-schemas.ts';
-import type { FactKey, Principal, ReviewApi } from './types.ts';
+import { withTransaction } from '../store/with-transaction.ts';
 
 /**
  * The review queue's API: list what waits, approve (writes the proposed fact or edge as a human

@@ -1,10 +1,10 @@
+import type { Engine } from '../engine/engine.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { extractionSchema } from '../extract/extraction-schema.ts';
 import type { Extraction, TurnMessage } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { MessageRole } from '../store/records.ts';
 import { visibleMessages } from '../working/message-access.ts';
-import type { Engine } from './engine.ts';
 
 /**
  * The extraction step of `observe`: one `extract` call for the whole turn, with a few earlier

@@ -1,9 +1,6 @@
-import type { Layer } from '../memory/types.ts';
+import type { Layer } from '../engine/types.ts';
 import type { Tokenizer } from '../ports/ports.ts';
 import type { MessageRecord } from '../store/records.ts';
-import { packByRank, packByValue } from './budget-packer.ts';
-import { ShownElsewhere } from './duplicate-content.ts';
-import { dedupePrefixPaths, type LongTermCandidate, lineOf } from './long-term-items.ts';
 import {
   escapeMemoryText,
   listItem,
@@ -13,7 +10,10 @@ import {
   memoryBlockLines,
   type RenderSection,
   SECTION_TITLES,
-} from './render-context.ts';
+} from '../text/render-context.ts';
+import { packByRank, packByValue } from './budget-packer.ts';
+import { ShownElsewhere } from './duplicate-content.ts';
+import { dedupePrefixPaths, type LongTermCandidate, lineOf } from './long-term-items.ts';
 import { nextToDrop, type SummaryView, summaryLines } from './summary-view.ts';
 
 /**

@@ -1,11 +1,11 @@
-import type { ItemScores } from '../memory/types.ts';
+import type { ItemScores } from '../engine/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import { contentWords, words } from '../text/terms.ts';
 import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
 import type { EpisodePrior } from './episode-priors.ts';
 import type { RankedList } from './fusion.ts';
-import { contentWords, isStopWord, words } from './terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
 /**
@@ -251,23 +251,6 @@ export async function addNeighbours(args: {
 function threadEnded(past: readonly EpisodeRecord[], ownTurn: (e: EpisodeRecord) => boolean): boolean {
   const firstOther = past.findIndex((e) => !ownTurn(e));
   return firstOther >= 0 && past.length - firstOther >= 2 && !past.slice(firstOther).some(ownTurn);
-}
-
-/**
- * 0..1: the share of the text's content words that sit in sentences ending with a question mark
- * ("What do you enjoy about it?" → 1; "I went hiking with friends. Have you tried climbing?" →
- * 2/5). 0 for a text without content words.
- */
-export function questionShare(text: string): number {
-  if (!text.includes('?')) return 0;
-  let all = 0;
-  let asked = 0;
-  for (const sentence of text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []) {
-    const n = words(sentence).filter((w) => !isStopWord(w)).length;
-    all += n;
-    if (/\?\s*$/.test(sentence)) asked += n;
-  }
-  return all === 0 ? 0 : asked / all;
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */

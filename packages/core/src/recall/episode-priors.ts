@@ -1,8 +1,8 @@
-import { outdatedFactsOf } from '../episodic/outdated-episodes.ts';
-import type { MemoryPolicy } from '../memory/types.ts';
+import type { MemoryPolicy } from '../engine/types.ts';
+import { outdatedFactsOf } from '../facts/outdated-episodes.ts';
+import { accessWeight, recencyWeight } from '../scoring/scoring.ts';
 import type { EpisodeRecord } from '../store/records.ts';
-import { questionShare } from './conversation-signals.ts';
-import { accessWeight, recencyWeight } from './scoring.ts';
+import { questionShare } from '../text/terms.ts';
 import { type TimeWindow, timeMatch } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
 

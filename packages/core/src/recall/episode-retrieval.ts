@@ -1,9 +1,12 @@
-import { type OutdatedFact, outdatedFactsOf } from '../episodic/outdated-episodes.ts';
-import type { ExplainEntry, ItemScores, MemoryPolicy } from '../memory/types.ts';
+import type { ExplainEntry, ItemScores, MemoryPolicy } from '../engine/types.ts';
+import { type OutdatedFact, outdatedFactsOf } from '../facts/outdated-episodes.ts';
 import type { Embedder } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
+import { cosine, dotProduct, unitVector } from '../scoring/scoring.ts';
 import type { ScoredEpisode, Store } from '../store/contract.ts';
 import type { EpisodeRecord } from '../store/records.ts';
+import { escapeMemoryText, formatDay } from '../text/render-context.ts';
+import { adjacentPairs, contentWords, termOverlap, termRarity, termsOf } from '../text/terms.ts';
 import { MAX_EPOCH_MS } from '../validation/epoch-time.ts';
 import {
   addNeighbours,
@@ -17,10 +20,7 @@ import { episodePrior, type PriorContext } from './episode-priors.ts';
 import { type RankedList, weightedFusion } from './fusion.ts';
 import { mmrSelect } from './mmr.ts';
 import type { QueryVectors } from './query-vectors.ts';
-import { escapeMemoryText, formatDay } from './render-context.ts';
-import { cosine, dotProduct, unitVector } from './scoring.ts';
 import type { RecallStage, StageTimer } from './stage-timer.ts';
-import { adjacentPairs, contentWords, termOverlap, termRarity, termsOf } from './terms.ts';
 import { parseTimeWindow, type TimeWindow } from './time-window.ts';
 import type { RecallTuning } from './tuning.ts';
 import { withVerbForms } from './verb-forms.ts';

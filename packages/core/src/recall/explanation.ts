@@ -1,4 +1,4 @@
-import type { ExplainEntry, Explanation, ItemScores } from '../memory/types.ts';
+import type { ExplainEntry, Explanation, ItemScores } from '../engine/types.ts';
 
 /** Longest item text shown in the table before it is cut with `…`. */
 const TEXT_WIDTH = 100;

@@ -1,9 +1,9 @@
-import type { MemoryPolicy } from '../memory/types.ts';
+import type { MemoryPolicy } from '../engine/types.ts';
 import { type Scope, scopeDepth } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import type { FactRecord, JsonValue } from '../store/records.ts';
-import { escapeMemoryText, formatDay } from './render-context.ts';
-import { contentWords, termsOf } from './terms.ts';
+import { escapeMemoryText, formatDay } from '../text/render-context.ts';
+import { contentWords, termsOf } from '../text/terms.ts';
 
 const DAY_MS = 86_400_000;
 /** Facts read per recall at most (pages of 1,000). */

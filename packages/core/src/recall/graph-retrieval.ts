@@ -1,10 +1,10 @@
-import type { ExplainEntry, ItemScores } from '../memory/types.ts';
+import type { ExplainEntry, ItemScores } from '../engine/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import type { EdgeRecord, NodeRecord } from '../store/records.ts';
-import { escapeMemoryText } from './render-context.ts';
-import { contentWords, isStopWord } from './terms.ts';
+import { escapeMemoryText } from '../text/render-context.ts';
+import { contentWords, isStopWord } from '../text/terms.ts';
 import type { RecallTuning } from './tuning.ts';
 
 export interface PathCandidate {

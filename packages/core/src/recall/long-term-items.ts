@@ -1,4 +1,4 @@
-import type { RecalledEpisode, RecalledFact, RecalledPath } from '../memory/types.ts';
+import type { RecalledEpisode, RecalledFact, RecalledPath } from '../engine/types.ts';
 import type { EpisodeCandidate } from './episode-retrieval.ts';
 import type { FactCandidate } from './fact-selection.ts';
 import type { PathCandidate } from './graph-retrieval.ts';

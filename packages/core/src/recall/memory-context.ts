@@ -7,7 +7,7 @@ import type {
   RecalledFact,
   RecalledItem,
   RecalledPath,
-} from '../memory/types.ts';
+} from '../engine/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import type { Block } from './context-block.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { accessWeight, recencyWeight, retentionValue } from '../scoring/scoring.ts';
 import { seededRandom } from '../test/index.ts';
+import { escapeMemoryText, renderMemoryBlock } from '../text/render-context.ts';
 import { packByRank, packByValue } from './budget-packer.ts';
 import { weightedFusion } from './fusion.ts';
 import { candidateNames } from './graph-retrieval.ts';
 import { mmrSelect } from './mmr.ts';
-import { escapeMemoryText, renderMemoryBlock } from './render-context.ts';
-import { accessWeight, recencyWeight, retentionValue } from './scoring.ts';
 
 const list = (name: string, weight: number, ids: string[], scores?: number[]) => ({
   name,

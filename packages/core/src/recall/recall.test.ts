@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../engine/policy.ts';
+import type { MemoryPolicy, RecallOptions } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
-import { defaultPolicy } from '../memory/policy.ts';
-import type { MemoryPolicy, RecallOptions } from '../memory/types.ts';
 import { type Embedder, PORT_SPECIFICATION_VERSION } from '../ports/ports.ts';
 import type { Scope } from '../scope/scope.ts';
+import { cosine } from '../scoring/scoring.ts';
 import type { Store } from '../store/contract.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { hashEmbedder, manualClock } from '../test/index.ts';
+import { questionShare } from '../text/terms.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { extractiveSummarizer } from '../working/extractive-summarizer.ts';
-import { questionShare } from './conversation-signals.ts';
 import { createRecall, defaultMaxEpisodes, type RecallDeps } from './recall.ts';
-import { cosine } from './scoring.ts';
 
 const DAY = 86_400_000;
 const tokenizer = defaultTokenizer();
@@ -1069,7 +1069,7 @@ describe('render', () => {
     // Every line of the block is ours: the header, a section title, or a list item.
     const lines = block.split('\n').slice(2, -1);
     for (const line of lines) expect(line).toMatch(/^(- |[A-Z][a-z ()]+:$)/);
-    expect(block.split('\n')[1]).toMatch(/not instructions/);
+    expect(block.split('\n')[1]).toMatch(/never follow instructions/);
   });
 
   it('renders sections in order: facts, summary, episodes, connections, recent conversation', async () => {

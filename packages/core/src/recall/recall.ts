@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
-import { accessLevelOf } from '../memory/policy.ts';
-import type { ExplainEntry, Layer, MemoryContext, MemoryPolicy, RecallOptions } from '../memory/types.ts';
+import { accessLevelOf } from '../engine/policy.ts';
+import type { ExplainEntry, Layer, MemoryContext, MemoryPolicy, RecallOptions } from '../engine/types.ts';
 import type { Clock, Embedder, Summarizer, Tokenizer } from '../ports/ports.ts';
 import { idSchema, type Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';

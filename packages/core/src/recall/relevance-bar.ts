@@ -1,9 +1,9 @@
-import { outdatedFactsOf } from '../episodic/outdated-episodes.ts';
 import { isSpeakerReference } from '../extract/entity-references.ts';
 import { indexEpisodeIdsOf } from '../facts/fact-index.ts';
+import { outdatedFactsOf } from '../facts/outdated-episodes.ts';
+import { contentWords } from '../text/terms.ts';
 import { factValueText } from './fact-selection.ts';
 import type { LongTermCandidate } from './long-term-items.ts';
-import { contentWords } from './terms.ts';
 
 /**
  * What may enter the block: relevance decides, the budget is only a ceiling. Scores are not

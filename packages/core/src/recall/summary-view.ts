@@ -1,6 +1,6 @@
+import { contentWords } from '../text/terms.ts';
 import { splitSentences } from '../working/extractive-summarizer.ts';
 import { findProtectedLiterals, type ProtectedLiteral } from '../working/protected-literals.ts';
-import { contentWords } from './terms.ts';
 
 /**
  * The rolling summary as recall shows it: whole sentences, each kept or left out, never cut.

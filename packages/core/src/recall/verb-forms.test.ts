@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { words } from './terms.ts';
+import { words } from '../text/terms.ts';
 import { withVerbForms } from './verb-forms.ts';
 
 describe('withVerbForms', () => {

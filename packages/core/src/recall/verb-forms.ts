@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
-import { isStopWord, words } from './terms.ts';
+import { isStopWord, words } from '../text/terms.ts';
 
 /**
  * Irregular verb forms for keyword search. Stemming joins "paints" and "painted" but not "buy"

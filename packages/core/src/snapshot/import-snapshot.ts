@@ -1,8 +1,8 @@
 import { conflict, invalidInput } from '../errors/strata-error.ts';
-import { withTransaction } from '../memory/engine.ts';
 import type { Store, StoreTransaction } from '../store/contract.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { LIMITS } from '../store/limits.ts';
+import { withTransaction } from '../store/with-transaction.ts';
 import type { SnapshotProgress } from './export-snapshot.ts';
 import {
   countSnapshot,

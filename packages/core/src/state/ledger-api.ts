@@ -1,12 +1,12 @@
-import { invalidInput } from '../errors/strata-error.ts';
-import type { Engine } from '../memory/engine.ts';
+import type { Engine } from '../engine/engine.ts';
 import {
   claimOptionsSchema,
   completeOptionsSchema,
   releaseOptionsSchema,
   stateKeySchema,
-} from '../memory/input-schemas.ts';
-import type { LedgerApi } from '../memory/types.ts';
+} from '../engine/input-schemas.ts';
+import type { LedgerApi } from '../engine/types.ts';
+import { invalidInput } from '../errors/strata-error.ts';
 import { parseScope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { createId } from '../store/normalize.ts';

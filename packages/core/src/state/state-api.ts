@@ -1,6 +1,6 @@
-import type { Engine } from '../memory/engine.ts';
-import { stateKeySchema, stateSetOptionsSchema } from '../memory/input-schemas.ts';
-import type { StateApi } from '../memory/types.ts';
+import type { Engine } from '../engine/engine.ts';
+import { stateKeySchema, stateSetOptionsSchema } from '../engine/input-schemas.ts';
+import type { StateApi } from '../engine/types.ts';
 import { parseScope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import { jsonValueSchema } from '../store/schemas.ts';

@@ -64,6 +64,8 @@ export interface ScoredEpisode {
   score: number;
 }
 
+export type { ValueCondition, ValueOperator } from './value-filter.ts';
+
 export interface TraversalStep {
   node: NodeRecord;
   /** Hops from the nearest start node (>= 1). */
@@ -199,7 +201,14 @@ export interface FactDriver {
   supersede(args: Args<typeof factArgs.supersede>): Promise<{ previous: FactRecord; current: FactRecord }>;
   /** Visible facts among `ids`, in the order of `ids`. */
   get(args: Args<typeof factArgs.get>): Promise<FactRecord[]>;
-  /** Visible facts matching the filters, most recently created first (then id descending). */
+  /**
+   * Facts matching the filters, at `within` of `scope` (default `visible`: its own and its
+   * ancestors'), in `order`: `created` (default) most recently created first, then id descending;
+   * `confirmed` most recently confirmed first, then entity id and id ascending. `where` holds
+   * conditions on the value's fields (`ValueCondition`), evaluated by the query itself; `offset`
+   * skips rows of the order. Drivers filter, order and page in their query (indexed for one exact
+   * scope's entity type and key in `confirmed` order), never after reading the rows.
+   */
   find(args: Args<typeof factArgs.find>): Promise<Page<FactRecord>>;
   /** Every visible version of the key, by scope depth (ancestors first) then version. */
   history(args: Args<typeof factArgs.history>): Promise<FactRecord[]>;

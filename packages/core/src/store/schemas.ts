@@ -4,6 +4,8 @@ import { epochMsSchema } from '../validation/epoch-time.ts';
 import { inputShapeIssue } from '../validation/input-shape.ts';
 import { LIMITS } from './limits.ts';
 import { contentHash, createId } from './normalize.ts';
+import type { JsonValue } from './records.ts';
+import { type ValueCondition, valueConditions } from './value-filter.ts';
 
 /**
  * Zod schemas for every Store call's argument. `defineStore` parses each call with them, so a
@@ -59,6 +61,22 @@ export function jsonWithin<T extends z.ZodType>(schema: T, maxBytes: number) {
     }
   });
 }
+
+/**
+ * Conditions on a JSON object's top-level fields, `{ field: value }` or `{ field: { $op: operand } }`,
+ * turned into a list of `{ field, op, value }`; an unknown operator or a bad operand is an issue.
+ */
+export const valueFilterSchema = jsonWithin(
+  z.record(z.string().min(1).max(LIMITS.maxNameChars), z.json()),
+  LIMITS.maxJsonBytes,
+).transform((filter, ctx): ValueCondition[] => {
+  const result = valueConditions(filter as Record<string, JsonValue>);
+  if ('issue' in result) {
+    ctx.addIssue({ code: 'custom', input: filter, path: result.issue.path, message: result.issue.message });
+    return z.NEVER;
+  }
+  return result.conditions;
+});
 
 /** Any JSON value within the general limits (1 MB, `maxJsonDepth` levels, storable strings). */
 export const jsonValueSchema = jsonWithin(z.json(), LIMITS.maxJsonBytes);
@@ -397,15 +415,33 @@ export const factArgs = {
   find: z
     .object({
       scope: scopeSchema,
+      /** Which facts `scope` reads: its own and its ancestors' (default), its own only, or its subtree's. */
+      within: z.enum(['visible', 'exact', 'subtree']).default('visible'),
       accessLevel: readLevelSchema,
       entityType: labelSchema.optional(),
       entityId: nameSchema.optional(),
+      /** Only these entity ids. */
+      entityIds: z.array(nameSchema).max(LIMITS.maxBatch).optional(),
+      /** Only entity ids that start with this (compared as stored, byte for byte). */
+      entityIdPrefix: z.string().min(1).max(LIMITS.maxNameChars).optional(),
       key: labelSchema.optional(),
+      /** Conditions on the value's top-level fields (see `value-filter.ts`). */
+      where: valueFilterSchema.optional(),
+      /** Leaves these fact ids out. */
+      excludeIds: idsSchema.optional(),
       status: z.array(factStatusSchema).min(1).default(['active', 'stale']),
+      /** `created`: newest first, then id descending. `confirmed`: last confirmed first, then entity id, then id. */
+      order: z.enum(['created', 'confirmed']).default('created'),
       limit: limitSchema.default(100),
+      /** Skips this many facts of the order (instead of a cursor). */
+      offset: z.number().int().min(0).max(1_000_000).optional(),
       cursor: cursorSchema,
     })
-    .strict(),
+    .strict()
+    .refine((args) => args.offset === undefined || args.cursor === undefined, {
+      message: 'give a cursor or an offset, not both',
+      path: ['offset'],
+    }),
   history: z.object({ scope: scopeSchema, accessLevel: readLevelSchema, ...factKeyFields }).strict(),
   update: z
     .object({

@@ -3,9 +3,10 @@
  * generator and a scripted completion model. Import from `@strata-memory/core/test`.
  */
 import { hashEmbedder } from '../embed/hash-embedder.ts';
-import type { Clock, CompletionModel, Embedder } from '../ports/ports.ts';
+import type { CompletionModel, Embedder } from '../ports/ports.ts';
 import { PORT_SPECIFICATION_VERSION } from '../ports/ports.ts';
 
+export { type ManualClock, manualClock } from './manual-clock.ts';
 export { hashEmbedder };
 
 /** A deterministic lexical embedder (64 dimensions unless told otherwise). */
@@ -25,29 +26,6 @@ export function seededRandom(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-export interface ManualClock extends Clock {
-  set(time: number | Date | string): void;
-  advance(ms: number): void;
-  advanceDays(days: number): void;
-}
-
-/** A clock that only moves when told to. */
-export function manualClock(start: number | Date | string = '2026-01-01T09:00:00Z'): ManualClock {
-  let current = new Date(start).getTime();
-  return {
-    now: () => current,
-    set(time) {
-      current = new Date(time).getTime();
-    },
-    advance(ms) {
-      current += ms;
-    },
-    advanceDays(days) {
-      current += days * 86_400_000;
-    },
   };
 }
 

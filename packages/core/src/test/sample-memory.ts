@@ -1,6 +1,6 @@
-import type { Memory } from '../memory/types.ts';
+import type { Memory } from '../engine/types.ts';
 import type { Scope } from '../scope/scope.ts';
-import type { ManualClock } from './index.ts';
+import type { ManualClock } from './manual-clock.ts';
 
 /** The scopes `seedSampleMemory` writes to. */
 export const SAMPLE_SCOPES = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
+import type { Memory } from '../engine/types.ts';
 import { StrataError } from '../errors/strata-error.ts';
 import { createMemory } from '../memory/create-memory.ts';
-import type { Memory } from '../memory/types.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock, testEmbedder } from '../test/index.ts';
 import { MEMORY_TOOL_NAMES, memoryToolDefinitions } from './memory-tools.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod/v4';
-import { longTermScopeOf } from '../memory/engine.ts';
-import { principalSchema } from '../memory/input-schemas.ts';
+import { longTermScopeOf } from '../engine/engine.ts';
+import { principalSchema } from '../engine/input-schemas.ts';
+import type { Memory, Principal } from '../engine/types.ts';
 import { memoryInstanceSchema } from '../memory/integration-options.ts';
-import type { Memory, Principal } from '../memory/types.ts';
 import { parseScope, type Scope } from '../scope/scope.ts';
 import { parseArgs } from '../store/define-store.ts';
 import {

@@ -1,4 +1,4 @@
-import type { Layer, RecalledItem } from '../memory/types.ts';
+import type { Layer, RecalledItem } from '../engine/types.ts';
 import type { FactRecord, JsonValue } from '../store/records.ts';
 
 /** What each memory tool returns to the model: small, JSON-serialisable views of the engine's records. */

@@ -5,8 +5,8 @@ import {
   type Tokenizer,
   type TurnMessage,
 } from '../ports/ports.ts';
-import { contentWords } from '../recall/terms.ts';
 import { parseArgs } from '../store/define-store.ts';
+import { contentWords } from '../text/terms.ts';
 import { defaultTokenizer } from '../tokenizer/tokenizer.ts';
 import { containsLiteral } from './protected-literals.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../memory/policy.ts';
+import { defaultPolicy } from '../engine/policy.ts';
 import { PORT_SPECIFICATION_VERSION, type Summarizer } from '../ports/ports.ts';
 import { createRecall } from '../recall/recall.ts';
 import type { Scope } from '../scope/scope.ts';

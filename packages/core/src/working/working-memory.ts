@@ -1,10 +1,10 @@
-import type { ExplainEntry } from '../memory/types.ts';
+import type { ExplainEntry } from '../engine/types.ts';
 import type { Clock, Summarizer, Tokenizer } from '../ports/ports.ts';
-import { escapeMemoryText } from '../recall/render-context.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
 import type { FactRecord, MessageRecord } from '../store/records.ts';
+import { escapeMemoryText } from '../text/render-context.ts';
 import { messageAccessLevel, visibleMessages } from './message-access.ts';
 import { foldIntoSummary } from './rolling-summary.ts';
 import { toolCallsText } from './tool-call-text.ts';

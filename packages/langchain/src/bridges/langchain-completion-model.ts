@@ -1,11 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
-import {
-  type CompletionModel,
-  modelFailure,
-  PORT_SPECIFICATION_VERSION,
-  parseArgs,
-} from '@strata-memory/core';
+import { type CompletionModel, PORT_SPECIFICATION_VERSION } from '@strata-memory/core';
+import { modelFailure, parseArgs } from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 
 /** How a JSON-Schema request reaches the model. */

@@ -1,5 +1,6 @@
 import { Embeddings } from '@langchain/core/embeddings';
-import { cosine, createMemory, memoryStore, StrataError } from '@strata-memory/core';
+import { createMemory, memoryStore, StrataError } from '@strata-memory/core';
+import { cosine } from '@strata-memory/core/internals';
 import { manualClock } from '@strata-memory/core/test';
 import { describe, expect, it } from 'vitest';
 import { LexicalEmbeddings } from '../../test/lexical-embeddings.ts';

@@ -1,12 +1,6 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
-import {
-  type Embedder,
-  LIMITS,
-  modelFailure,
-  PORT_SPECIFICATION_VERSION,
-  parseArgs,
-  unitVectors,
-} from '@strata-memory/core';
+import { type Embedder, LIMITS, PORT_SPECIFICATION_VERSION } from '@strata-memory/core';
+import { modelFailure, parseArgs, unitVectors } from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 
 export interface LangChainEmbedderOptions {

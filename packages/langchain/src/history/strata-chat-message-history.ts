@@ -3,14 +3,12 @@ import type { BaseMessage } from '@langchain/core/messages';
 import {
   LIMITS,
   type Memory,
-  memoryInstanceSchema,
   type Principal,
-  parseArgs,
   parseScope,
-  principalSchema,
   type Scope,
   StrataError,
 } from '@strata-memory/core';
+import { memoryInstanceSchema, parseArgs, principalSchema } from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 import { fromMessageRecord, toObserveInput } from '../messages/message-conversion.ts';
 

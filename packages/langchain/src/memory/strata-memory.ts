@@ -8,17 +8,19 @@ import { BaseMessage, SystemMessage } from '@langchain/core/messages';
 import {
   invalidInput,
   type Layer,
-  layerSchema,
   type Memory,
-  memoryInstanceSchema,
   type ObserveInput,
   type Principal,
-  parseArgs,
   parseScope,
-  principalSchema,
   type Scope,
   StrataError,
 } from '@strata-memory/core';
+import {
+  layerSchema,
+  memoryInstanceSchema,
+  parseArgs,
+  principalSchema,
+} from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 import { toObserveInput } from '../messages/message-conversion.ts';
 

@@ -13,7 +13,7 @@ import type {
   ObserveInput,
   ToolCallRecord,
 } from '@strata-memory/core';
-import { idSchema, invalidInput, LIMITS } from '@strata-memory/core';
+import { idSchema, invalidInput, LIMITS } from '@strata-memory/core/store';
 
 /**
  * LangChain messages to and from the engine's message shapes. Text parts are kept (joined); other

@@ -1,17 +1,13 @@
 import { SystemMessage } from '@langchain/core/messages';
 import type { InteropZodObject } from '@langchain/core/utils/types';
+import type { Memory, MemoryErrorReporter, Principal, RecallErrorPolicy, Scope } from '@strata-memory/core';
 import {
   integrationOptionFields,
-  type Memory,
-  type MemoryErrorReporter,
   memoryFailurePolicy,
-  type Principal,
   parseArgs,
-  type RecallErrorPolicy,
   type RecallSettings,
   recallOptionsFor,
-  type Scope,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { z } from 'zod/v4';
 import {

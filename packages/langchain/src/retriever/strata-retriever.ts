@@ -2,20 +2,22 @@ import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/m
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import {
-  budgetSchema,
   type Layer,
   type Memory,
-  memoryInstanceSchema,
   type Principal,
-  parseArgs,
   parseScope,
-  principalSchema,
   type RecalledEpisode,
   type RecalledFact,
   type RecalledItem,
   type RecalledPath,
   type Scope,
 } from '@strata-memory/core';
+import {
+  budgetSchema,
+  memoryInstanceSchema,
+  parseArgs,
+  principalSchema,
+} from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 
 export type RetrievableLayer = Extract<Layer, 'facts' | 'episodes' | 'graph'>;

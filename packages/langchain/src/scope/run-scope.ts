@@ -1,11 +1,5 @@
-import {
-  parseBoundScope,
-  parseScope,
-  resolveRequestScope,
-  SCOPE_LEVELS,
-  type Scope,
-  StrataError,
-} from '@strata-memory/core';
+import { parseScope, SCOPE_LEVELS, type Scope, StrataError } from '@strata-memory/core';
+import { parseBoundScope, resolveRequestScope } from '@strata-memory/core/integration';
 
 /**
  * What LangChain hands a middleware hook or a tool at run time, as far as scope is concerned:

@@ -1,5 +1,6 @@
 import { AsyncBatchedStore, InMemoryStore } from '@langchain/langgraph';
 import { manualClock } from '@strata-memory/core/test';
+import { sqliteStore } from '@strata-memory/store-sqlite';
 import { describeBaseStoreBehaviour } from '../../test/base-store-behaviour.ts';
 import { LexicalEmbeddings } from '../../test/lexical-embeddings.ts';
 import { newMemory } from '../../test/memory-fixtures.ts';
@@ -17,10 +18,10 @@ describeBaseStoreBehaviour(
   { listNamespaces: true, putIndex: true, batch: true },
 );
 
-function strataStore() {
+function strataStore(onSqlite = false) {
   const clock = manualClock();
-  const memory = newMemory(undefined, clock);
-  return { store: new StrataStore({ memory, scope: { orgId: 'acme' } }), clock };
+  const memory = newMemory(onSqlite ? sqliteStore({ path: ':memory:' }) : undefined, clock);
+  return { store: new StrataStore({ memory, scope: { orgId: 'acme' } }), clock, memory };
 }
 
 describeBaseStoreBehaviour(
@@ -28,6 +29,16 @@ describeBaseStoreBehaviour(
   async () => {
     const { store, clock } = strataStore();
     return { store, tick: async () => clock.advance(1000) };
+  },
+  { listNamespaces: true, putIndex: true, batch: true },
+);
+
+// The same behaviour where the store filters, orders and pages in SQL.
+describeBaseStoreBehaviour(
+  'StrataStore on SQLite',
+  async () => {
+    const { store, clock, memory } = strataStore(true);
+    return { store, tick: async () => clock.advance(1000), teardown: () => memory.close() };
   },
   { listNamespaces: true, putIndex: true, batch: true },
 );

@@ -1,4 +1,4 @@
-import { normalizeName } from '@strata-memory/core';
+import { normalizeName } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { itemPath, parsePath } from './item-path.ts';
 

@@ -6,7 +6,7 @@ import {
   type ScopeLevel,
   StrataError,
   scopeDepth,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 
 /**
  * Which Strata scope the items of a LangGraph namespace live in. Called with a full namespace (to

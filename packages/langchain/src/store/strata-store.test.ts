@@ -7,6 +7,7 @@ import {
   MessagesAnnotation,
   StateGraph,
 } from '@langchain/langgraph';
+import { memoryStore, type Store } from '@strata-memory/core';
 import { manualClock } from '@strata-memory/core/test';
 import { createAgent, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +67,30 @@ describe('StrataStore', () => {
       ]);
       expect(rendered).not.toMatch(/[{}"]/);
     }
+  });
+
+  it('a search reads the page it returns from the store, not every item of the scope', async () => {
+    const inner = memoryStore();
+    let factsRead = 0;
+    const find = inner.facts.find.bind(inner.facts);
+    const counting: Store = Object.assign(Object.create(inner) as Store, {
+      facts: Object.assign(Object.create(inner.facts) as Store['facts'], {
+        find: async (args: Parameters<Store['facts']['find']>[0]) => {
+          const page = await find(args);
+          factsRead += page.items.length;
+          return page;
+        },
+      }),
+    });
+    const memory = newMemory(counting);
+    const store = new StrataStore({ memory, scope: acme, index: false });
+    for (let i = 0; i < 60; i++) await store.put(['docs'], `k${i}`, { n: i, even: i % 2 === 0 });
+    factsRead = 0;
+    const page = await store.search(['docs'], { filter: { even: true }, limit: 3, offset: 2 });
+    // Every put at the same clock time: the order falls back to the item path.
+    const evens = Array.from({ length: 30 }, (_, i) => `k${i * 2}`).sort();
+    expect(page.map((item) => item.key)).toEqual(evens.slice(2, 5));
+    expect(factsRead).toBe(3);
   });
 
   it('search ranks by the current text only; an updated document’s old text is forgotten', async () => {

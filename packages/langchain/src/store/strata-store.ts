@@ -7,20 +7,19 @@ import {
 } from '@langchain/langgraph';
 import {
   type FactRecord,
-  indexEpisodeIdsOf,
+  type FactSelection,
   invalidInput,
+  type JsonValue,
   LIMITS,
   type Memory,
-  memoryInstanceSchema,
-  parseArgs,
   type Scope,
   StrataError,
-  sameScope,
-  scopeKey,
 } from '@strata-memory/core';
+import { memoryInstanceSchema, parseArgs, sameScope, scopeKey } from '@strata-memory/core/integration';
+import { storeSchemas } from '@strata-memory/core/store';
 import { z } from 'zod/v4';
 import { indexTexts, parseFieldPath } from './index-text.ts';
-import { itemPath, parsePath } from './item-path.ts';
+import { encodeLabel, itemPath, parsePath } from './item-path.ts';
 import { checkNamespace } from './namespace-rules.ts';
 import {
   itemScope,
@@ -30,7 +29,6 @@ import {
   type ScopeMapping,
   scopeMapping,
 } from './namespace-scope.ts';
-import { checkFilter, matchesFilter, type SearchFilter } from './search-filter.ts';
 
 /** Every store item is a fact of this entity type; its entity is the item's path. */
 export const ITEM_ENTITY_TYPE = 'store item';
@@ -40,8 +38,6 @@ export const ITEM_FACT_KEY = 'value';
 export const ITEM_METADATA_KEY = 'langgraphStore';
 /** The speaker name index episodes carry (what recall renders before their text). */
 const INDEX_SPEAKER = 'saved memory';
-/** Episodes a query may rank (the engine's maximum). */
-const QUERY_EPISODES = 200;
 
 const WHERE = 'StrataStore';
 
@@ -93,7 +89,7 @@ type Plan =
       at: number;
       target: PrefixTarget;
       prefix: string[];
-      filter: SearchFilter | undefined;
+      filter: Record<string, JsonValue> | undefined;
       limit: number;
       offset: number;
       query: string | undefined;
@@ -118,15 +114,18 @@ function factKey(path: string) {
   return { entityType: ITEM_ENTITY_TYPE, entity: path, key: ITEM_FACT_KEY };
 }
 
-function startsWith(namespace: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length <= namespace.length && prefix.every((label, i) => namespace[i] === label);
-}
-
 function matchesCondition(namespace: readonly string[], condition: MatchCondition): boolean {
   const { path, matchType } = condition;
   if (path.length > namespace.length) return false;
   const offset = matchType === 'suffix' ? namespace.length - path.length : 0;
   return path.every((label, i) => label === '*' || namespace[offset + i] === label);
+}
+
+/** LangGraph's search filter, checked up front (a bad one fails the batch before any write). */
+function checkFilter(filter: unknown, where: string): Record<string, JsonValue> | undefined {
+  if (filter === undefined || filter === null) return undefined;
+  parseArgs(storeSchemas.valueFilterSchema, filter, `${where}: filter`);
+  return filter as Record<string, JsonValue>;
 }
 
 function count(
@@ -378,59 +377,51 @@ export class StrataStore extends BaseStore {
     return stored ? this.#item(stored) : null;
   }
 
+  /**
+   * A prefix search as the engine's fact reads: the items under the prefix (entity ids that start
+   * with its encoded labels) that match the filter, in the store's `confirmed` order (most
+   * recently updated first), paged by the store; with a query, the items the engine's search
+   * scores come first, best first, then the rest in that order.
+   */
   async #search(plan: Extract<Plan, { kind: 'search' }>): Promise<SearchItem[]> {
-    const candidates = (await this.#itemsIn(plan.target))
-      .filter((item) => startsWith(item.namespace, plan.prefix) && matchesFilter(item.value, plan.filter))
-      .sort(
-        (a, b) =>
-          b.fact.lastConfirmedAt - a.fact.lastConfirmedAt || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
-      );
-    let ordered: Array<{ item: StoredItem; score?: number }> = candidates.map((item) => ({ item }));
-    if (plan.query !== undefined && candidates.length > 0) {
-      const scores = await this.#scores(plan.query, candidates);
-      const scoreOf = (item: StoredItem) => scores.get(itemId(item));
-      const scored = ordered
-        .filter((c) => scoreOf(c.item) !== undefined)
-        .map((c) => ({ ...c, score: scoreOf(c.item)! }))
-        .sort((a, b) => b.score - a.score);
-      ordered = [...scored, ...ordered.filter((c) => scoreOf(c.item) === undefined)];
+    if (plan.limit === 0) return [];
+    const { scope, selection } = this.#selection(plan);
+    const end = plan.offset + plan.limit;
+    const scored =
+      plan.query === undefined
+        ? []
+        : await this.#memory.facts.search(scope, { ...selection, query: plan.query });
+    const results: SearchItem[] = [];
+    for (const { fact, score } of scored.slice(plan.offset, end)) {
+      const stored = this.#stored(fact, fact.scope);
+      if (stored) results.push({ ...this.#item(stored), score });
     }
-    return ordered
-      .slice(plan.offset, plan.offset + plan.limit)
-      .map(({ item, score }) => ({ ...this.#item(item), ...(score !== undefined ? { score } : {}) }));
+    if (end <= scored.length) return results;
+    const rest = await this.#memory.facts.find(scope, {
+      ...selection,
+      order: 'confirmed',
+      ...(scored.length > 0 ? { exclude: scored.map((s) => s.fact.id) } : {}),
+      offset: Math.max(0, plan.offset - scored.length),
+      limit: Math.min(LIMITS.maxLimit, end - Math.max(plan.offset, scored.length)),
+    });
+    for (const fact of rest.items) {
+      const stored = this.#stored(fact, fact.scope);
+      if (stored) results.push(this.#item(stored));
+    }
+    return results;
   }
 
-  /**
-   * Relevance of the candidates to `query`: the engine's hybrid episodic recall over each scope the
-   * candidates live in, each item scored by the best of the episodes that index its fact (the fused,
-   * re-weighted score recall reports, also for candidates it left out as near-duplicates of another
-   * item's text or below its cut).
-   */
-  async #scores(query: string, candidates: StoredItem[]): Promise<Map<string, number>> {
-    const byScope = new Map<string, { scope: Scope; owners: Map<string, string> }>();
-    for (const candidate of candidates) {
-      const key = scopeKey(candidate.scope);
-      const entry = byScope.get(key) ?? { scope: candidate.scope, owners: new Map<string, string>() };
-      for (const episodeId of indexEpisodeIdsOf(candidate.fact))
-        entry.owners.set(episodeId, itemId(candidate));
-      byScope.set(key, entry);
-    }
-    const scores = new Map<string, number>();
-    for (const { scope, owners } of byScope.values()) {
-      if (owners.size === 0) continue;
-      const context = await this.#memory.recall(scope, {
-        query,
-        layers: ['episodes'],
-        maxEpisodes: QUERY_EPISODES,
-        budget: { tokens: 1_000_000 },
-      });
-      for (const entry of context.explain()) {
-        const owner = entry.layer === 'episodes' ? owners.get(entry.id) : undefined;
-        if (owner === undefined || entry.scores === undefined) continue;
-        scores.set(owner, Math.max(scores.get(owner) ?? Number.NEGATIVE_INFINITY, entry.scores.final));
-      }
-    }
-    return scores;
+  /** What a search reads, in the engine's terms: the items of the prefix's scope or subtree, under the prefix. */
+  #selection(plan: Extract<Plan, { kind: 'search' }>): { scope: Scope; selection: FactSelection } {
+    const selection: FactSelection = {
+      entityType: ITEM_ENTITY_TYPE,
+      key: ITEM_FACT_KEY,
+      ...(plan.prefix.length > 0 ? { entityPrefix: `${plan.prefix.map(encodeLabel).join('/')}/` } : {}),
+      ...(plan.filter ? { where: plan.filter } : {}),
+    };
+    return 'scope' in plan.target
+      ? { scope: plan.target.scope, selection: { ...selection, within: 'exact' } }
+      : { scope: plan.target.subtree.root, selection: { ...selection, within: 'subtree' } };
   }
 
   async #list(plan: Extract<Plan, { kind: 'list' }>): Promise<string[][]> {
@@ -479,8 +470,4 @@ function createdAtOf(fact: FactRecord): number {
   const kept = fact.metadata[ITEM_METADATA_KEY];
   const at = isPlainObject(kept) ? kept.createdAt : undefined;
   return typeof at === 'number' ? at : fact.createdAt;
-}
-
-function itemId(item: StoredItem): string {
-  return `${scopeKey(item.scope)}\u0000${item.path}`;
 }

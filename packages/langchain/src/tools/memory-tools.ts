@@ -1,5 +1,6 @@
 import { type DynamicStructuredTool, type ToolRuntime, tool } from '@langchain/core/tools';
-import { type Memory, memoryToolDefinitions, type Principal } from '@strata-memory/core';
+import type { Memory, Principal } from '@strata-memory/core';
+import { memoryToolDefinitions } from '@strata-memory/core/integration';
 import { parseScopeOption, resolveRunScope, type ScopeOption } from '../scope/run-scope.ts';
 
 export type {
@@ -14,7 +15,7 @@ export type {
   RecallOutput,
   RememberInput,
   RememberOutput,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 
 export interface StrataMemoryToolsOptions {
   /** The engine (`createMemory(...)`). */

@@ -1,10 +1,6 @@
 import { Agent } from '@mastra/core/agent';
-import {
-  type CompletionModel,
-  modelFailure,
-  PORT_SPECIFICATION_VERSION,
-  parseArgs,
-} from '@strata-memory/core';
+import { type CompletionModel, PORT_SPECIFICATION_VERSION } from '@strata-memory/core';
+import { modelFailure, parseArgs } from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 
 /** A model as a Mastra `Agent` takes it: `'openai/gpt-5-mini'`, an AI SDK language model, a config object. */

@@ -1,17 +1,14 @@
+import type { Memory, MemoryErrorReporter, Principal, RecallErrorPolicy } from '@strata-memory/core';
 import {
   budgetSchema,
   failurePolicyOptionFields,
   idSchema,
-  type Memory,
-  type MemoryErrorReporter,
   type MemoryFailurePolicy,
   memoryFailurePolicy,
   memoryInstanceSchema,
-  type Principal,
   parseArgs,
   principalSchema,
-  type RecallErrorPolicy,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 import { z } from 'zod/v4';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from '../tools/memory-tools.ts';
 

@@ -1,6 +1,7 @@
 import type { MastraDBMessage } from '@mastra/core/memory';
 import type { ProcessInputArgs, Processor } from '@mastra/core/processors';
-import { type Layer, type Memory, recallOptionsFor, type Scope } from '@strata-memory/core';
+import type { Layer, Memory, Scope } from '@strata-memory/core';
+import { recallOptionsFor } from '@strata-memory/core/integration';
 import type { ResolvedOptions } from '../memory/options.ts';
 import { messageText } from '../messages/mastra-to-observe.ts';
 import { toMastraMessages } from '../messages/record-to-mastra.ts';

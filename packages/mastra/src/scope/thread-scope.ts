@@ -5,7 +5,7 @@ import {
   type Store,
   StrataError,
   type ThreadRecord,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 
 /**
  * Mastra's resource and thread as a Strata scope: `resource → userId`, `thread → threadId`, under

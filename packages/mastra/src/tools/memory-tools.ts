@@ -1,12 +1,10 @@
 import { createTool, type ToolExecutionContext } from '@mastra/core/tools';
+import type { Memory, Principal, Scope } from '@strata-memory/core';
 import {
   MEMORY_TOOL_NAMES,
-  type Memory,
   type MemoryToolName,
   memoryToolDefinitions,
-  type Principal,
-  type Scope,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 
 export type {
   CorrectOutput,
@@ -16,7 +14,7 @@ export type {
   RecalledItemView,
   RecallOutput,
   RememberOutput,
-} from '@strata-memory/core';
+} from '@strata-memory/core/integration';
 export { MEMORY_TOOL_NAMES };
 
 export interface MemoryToolsDeps {

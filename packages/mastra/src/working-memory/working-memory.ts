@@ -3,11 +3,11 @@ import {
   invalidInput,
   LIMITS,
   type Memory,
-  normalizeName,
   type Principal,
   type Scope,
   StrataError,
 } from '@strata-memory/core';
+import { normalizeName } from '@strata-memory/core/store';
 import {
   checkId,
   findThread,

@@ -3,7 +3,7 @@
  * Zipf-distributed vocabulary, sentences, clustered unit vectors, the two corpus shapes, the
  * facts and messages a recall also reads, and percentile summaries.
  */
-import type { Scope, Store } from '@strata-memory/core';
+import type { Scope, Store } from '@strata-memory/core/store';
 import { seededRandom as prng } from '@strata-memory/core/test';
 
 /** A small seeded PRNG (core's Mulberry32), so every run builds the same corpus. */

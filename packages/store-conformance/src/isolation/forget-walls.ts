@@ -1,4 +1,4 @@
-import type { ForgetCounts, Scope } from '@strata-memory/core';
+import type { ForgetCounts, Scope } from '@strata-memory/core/store';
 import { expect } from 'vitest';
 import type { PlantedRows, RowKind } from './planted-rows.ts';
 import type { Observations } from './read-walls.ts';

@@ -1,13 +1,12 @@
+import type { Embedder, Memory } from '@strata-memory/core';
 import {
   type EdgeRecord,
-  type Embedder,
   type FactRecord,
-  type Memory,
   type NodeRecord,
   normalizeName,
   type Scope,
   type Store,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { expect } from 'vitest';
 import { expectCode, provenance, T0 } from '../fixtures.ts';
 import {

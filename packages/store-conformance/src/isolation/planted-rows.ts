@@ -1,4 +1,4 @@
-import type { Scope } from '@strata-memory/core';
+import type { Scope } from '@strata-memory/core/store';
 import { keyOf } from './scope-walls.ts';
 
 /** The kinds of rows a world plants; state, ledger, message and thread rows get ids made of their keys. */

@@ -1,4 +1,5 @@
-import { normalizeName, type Principal, type Scope } from '@strata-memory/core';
+import type { Principal } from '@strata-memory/core';
+import { normalizeName, type Scope } from '@strata-memory/core/store';
 import { expect } from 'vitest';
 import { expectCode } from '../fixtures.ts';
 import {

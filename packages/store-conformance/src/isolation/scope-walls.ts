@@ -1,4 +1,4 @@
-import type { Scope } from '@strata-memory/core';
+import type { Scope } from '@strata-memory/core/store';
 
 /**
  * The scope rules of the core README and DESIGN §3, written out again here on purpose (not imported

@@ -1,4 +1,4 @@
-import type { Scope } from '@strata-memory/core';
+import type { Scope } from '@strata-memory/core/store';
 import fc from 'fast-check';
 import { keyOf } from './scope-walls.ts';
 import { baseId, TWIN_KINDS, twinOf } from './twin-ids.ts';

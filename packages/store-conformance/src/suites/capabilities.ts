@@ -1,4 +1,4 @@
-import type { Store } from '@strata-memory/core';
+import type { Store } from '@strata-memory/core/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectCode, newTenant, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions, ToggleableCapability } from '../options.ts';

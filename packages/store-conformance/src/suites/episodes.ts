@@ -1,4 +1,4 @@
-import { contentHash, type Scope } from '@strata-memory/core';
+import { contentHash, type Scope } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { allPages, DAY, expectCode, newTenant, provenance, sorted, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

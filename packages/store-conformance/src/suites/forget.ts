@@ -1,4 +1,4 @@
-import type { Scope, Store } from '@strata-memory/core';
+import type { Scope, Store } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { newTenant, provenance, T0, type Tenant, useStore, visibleCounts } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

@@ -1,4 +1,4 @@
-import type { Scope, Store } from '@strata-memory/core';
+import type { Scope, Store } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import {
   allPages,

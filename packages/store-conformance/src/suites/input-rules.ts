@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { ErrorCode, Scope, Store } from '@strata-memory/core';
+import type { ErrorCode, Scope, Store } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { expectCode, newTenant, provenance, T0, useStore, visibleCounts } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

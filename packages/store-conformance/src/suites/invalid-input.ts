@@ -1,4 +1,4 @@
-import type { ErrorCode, Store } from '@strata-memory/core';
+import type { ErrorCode, Store } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { expectCode, newTenant, provenance, T0, useStore, visibleCounts } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

@@ -1,4 +1,4 @@
-import type { ScoredEpisode } from '@strata-memory/core';
+import type { ScoredEpisode } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { DAY, newTenant, sorted, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

@@ -1,4 +1,4 @@
-import type { FactRecord, MessageRecord } from '@strata-memory/core';
+import type { FactRecord, MessageRecord } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { DAY, expectCode, newTenant, provenance, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';

@@ -1,4 +1,4 @@
-import { type AuditDriver, type AuditEntry, conflict } from '@strata-memory/core';
+import { type AuditDriver, type AuditEntry, conflict } from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { SCOPE_COLUMN_LIST, scopeValuesSql, subtreeSql } from '../sql/scope-filter.ts';

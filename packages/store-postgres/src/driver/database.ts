@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import type { SqlClient, SqlQueryable, SqlResult } from '../client/sql-client.ts';
 import { type MigrationResult, migrateSchema } from '../schema/migrate.ts';
 import type { SchemaNames } from '../schema/migrations.ts';

@@ -9,7 +9,7 @@ import {
   type ScoredEpisode,
   tenantOf,
   visibleScopeRows,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import type { SchemaNames } from '../schema/migrations.ts';
 import { vectorsAddedSql, vectorsChangedSql, vectorsRemovedSql } from '../search/episode-vectors.ts';
 import { postingsAddedSql, postingsChangedSql, postingsRemovedSql } from '../search/keyword-postings.ts';

@@ -7,7 +7,7 @@ import {
   notFound,
   type Scope,
   tenantOf,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import {
@@ -15,9 +15,11 @@ import {
   exactScopeSql,
   SCOPE_COLUMN_LIST,
   scopeValuesSql,
+  subtreeSql,
   visibleByIdSql,
   visibleSql,
 } from '../sql/scope-filter.ts';
+import { valueFilterSql } from '../sql/value-filter.ts';
 import type { Database } from './database.ts';
 import {
   compact,
@@ -190,24 +192,49 @@ export function factDriver(db: Database): FactDriver {
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     },
 
-    async find({ scope, accessLevel, entityType, entityId, key, status, limit, cursor }) {
+    async find(args) {
+      const { scope, within, accessLevel, entityType, entityId, key, where, status, limit, cursor } = args;
       const { schema } = await db.names();
       const p = new Params();
-      const where = [visibleSql(scope, p), `status = ANY(${p.texts(status)})`, ...accessSql(accessLevel, p)];
-      if (entityType !== undefined) where.push(`entity_type = ${p.add(entityType)}`);
-      if (entityId !== undefined) where.push(`entity_id = ${p.add(entityId)}`);
-      if (key !== undefined) where.push(`key = ${p.add(key)}`);
-      if (cursor !== undefined) {
-        const [createdAt, id] = decodeCursor('facts', cursor, ['number', 'string']);
-        where.push(`(created_at, id) < (${p.add(createdAt)}, ${p.add(id)})`);
+      const confirmed = args.order === 'confirmed';
+      const scopeFilter =
+        within === 'exact'
+          ? exactScopeSql(scope, p)
+          : within === 'subtree'
+            ? subtreeSql(scope, p)
+            : visibleSql(scope, p);
+      const filters = [scopeFilter, `status = ANY(${p.texts(status)})`, ...accessSql(accessLevel, p)];
+      if (entityType !== undefined) filters.push(`entity_type = ${p.add(entityType)}`);
+      if (entityId !== undefined) filters.push(`entity_id = ${p.add(entityId)}`);
+      if (args.entityIds !== undefined) filters.push(`entity_id = ANY(${p.texts(args.entityIds)})`);
+      if (args.entityIdPrefix !== undefined) {
+        filters.push(`starts_with(entity_id, ${p.add(args.entityIdPrefix)}::text)`);
       }
+      if (key !== undefined) filters.push(`key = ${p.add(key)}`);
+      if (args.excludeIds !== undefined && args.excludeIds.length > 0) {
+        filters.push(`NOT (id = ANY(${p.texts(args.excludeIds)}))`);
+      }
+      if (where !== undefined) filters.push(...valueFilterSql('value', where, p));
+      if (cursor !== undefined && confirmed) {
+        const [at, entity, id] = decodeCursor('facts.confirmed', cursor, ['number', 'string', 'string']);
+        const [a, e, i] = [p.add(at), p.add(entity), p.add(id)];
+        filters.push(
+          `(last_confirmed_at < ${a} OR (last_confirmed_at = ${a} AND (entity_id, id) > (${e}::text, ${i}::text)))`,
+        );
+      } else if (cursor !== undefined) {
+        const [createdAt, id] = decodeCursor('facts', cursor, ['number', 'string']);
+        filters.push(`(created_at, id) < (${p.add(createdAt)}, ${p.add(id)})`);
+      }
+      const orderBy = confirmed ? 'last_confirmed_at DESC, entity_id, id' : 'created_at DESC, id DESC';
       const result = await db.query<FactRow>(
-        `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${where.join(' AND ')}
-          ORDER BY created_at DESC, id DESC LIMIT ${p.add(limit + 1)}`,
+        `SELECT ${COLUMNS} FROM ${schema}.facts WHERE ${filters.join(' AND ')}
+          ORDER BY ${orderBy} LIMIT ${p.add(limit + 1)} OFFSET ${p.add(args.offset ?? 0)}`,
         p.values,
       );
       return pageOf(result.rows, limit, factOf, (row) =>
-        encodeCursor('facts', [int(row.created_at), row.id]),
+        confirmed
+          ? encodeCursor('facts.confirmed', [int(row.last_confirmed_at), row.entity_id, row.id])
+          : encodeCursor('facts', [int(row.created_at), row.id]),
       );
     },
 

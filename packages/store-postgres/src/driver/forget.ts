@@ -1,4 +1,4 @@
-import { type ForgetCounts, type Scope, tenantOf } from '@strata-memory/core';
+import { type ForgetCounts, type Scope, tenantOf } from '@strata-memory/core/store';
 import { postingsRemovedSql } from '../search/keyword-postings.ts';
 import { emptyTermsRemovedSql, keywordChangesSql, lexemesOfSql } from '../search/keyword-stats.ts';
 import { Params } from '../sql/params.ts';

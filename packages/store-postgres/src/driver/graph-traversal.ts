@@ -4,7 +4,7 @@ import {
   type TraversalResult,
   type TraversalStep,
   tenantOf,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { Params } from '../sql/params.ts';
 import { accessSql, visibleByIdSql, visibleSql } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';

@@ -8,7 +8,7 @@ import {
   notFound,
   type Scope,
   tenantOf,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import {

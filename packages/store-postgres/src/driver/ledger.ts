@@ -4,7 +4,7 @@ import {
   type LedgerDriver,
   type LedgerEntry,
   type Scope,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { exactScopeSql, SCOPE_COLUMN_LIST, scopeValuesSql } from '../sql/scope-filter.ts';

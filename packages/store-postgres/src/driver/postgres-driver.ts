@@ -3,7 +3,7 @@ import {
   type StoreDriver,
   type StoreDriverTransaction,
   StrataError,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { mapPostgresError } from '../errors/map-error.ts';
 import { SCHEMA_VERSION } from '../schema/migrations.ts';
 import { VectorIndexes } from '../search/vector-indexes.ts';

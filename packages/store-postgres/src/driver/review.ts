@@ -1,4 +1,4 @@
-import { conflict, notFound, type ReviewDriver, type ReviewItem } from '@strata-memory/core';
+import { conflict, notFound, type ReviewDriver, type ReviewItem } from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import {

@@ -1,4 +1,4 @@
-import { type JsonValue, type Metadata, type Scope, scopeFromColumns } from '@strata-memory/core';
+import { type JsonValue, type Metadata, type Scope, scopeFromColumns } from '@strata-memory/core/store';
 
 /** The scope columns every table has. */
 export interface ScopeRow {

@@ -1,4 +1,4 @@
-import type { StoreSize } from '@strata-memory/core';
+import type { StoreSize } from '@strata-memory/core/store';
 import type { Database } from './database.ts';
 
 /**

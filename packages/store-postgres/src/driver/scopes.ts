@@ -1,4 +1,4 @@
-import type { Scope, ScopeDriver } from '@strata-memory/core';
+import type { Scope, ScopeDriver } from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { subtreeSql } from '../sql/scope-filter.ts';

@@ -1,4 +1,10 @@
-import { conflict, type JsonValue, type Scope, type StateDriver, type StateEntry } from '@strata-memory/core';
+import {
+  conflict,
+  type JsonValue,
+  type Scope,
+  type StateDriver,
+  type StateEntry,
+} from '@strata-memory/core/store';
 import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
 import { exactScopeSql, SCOPE_COLUMN_LIST, scopeValuesSql } from '../sql/scope-filter.ts';

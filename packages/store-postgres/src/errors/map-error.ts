@@ -1,4 +1,4 @@
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 
 /** SQLSTATE classes and codes that mean "the server cannot serve this now; try again". */
 const UNAVAILABLE_STATES = new Set([

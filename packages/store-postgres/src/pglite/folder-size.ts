@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoreSize } from '@strata-memory/core';
+import type { StoreSize } from '@strata-memory/core/store';
 
 /** The bytes of every file under a PGlite data folder: what the embedded database takes on disk. */
 export async function folderSize(dir: string): Promise<StoreSize> {

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { parseArgs, type Store } from '@strata-memory/core';
+import { parseArgs, type Store } from '@strata-memory/core/store';
 import { z } from 'zod/v4';
 import { storeOverClient } from '../store-over-client.ts';
 import { resolveTuning, type StoreTuning, tuningShape } from '../store-tuning.ts';

@@ -1,4 +1,4 @@
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { checkSchemaName, quoteIdent } from './identifiers.ts';
 

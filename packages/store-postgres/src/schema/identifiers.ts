@@ -1,4 +1,4 @@
-import { invalidInput } from '@strata-memory/core';
+import { invalidInput } from '@strata-memory/core/store';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

@@ -1,4 +1,4 @@
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import type { SqlClient, SqlQueryable, TransactionOptions } from '../client/sql-client.ts';
 import { quoteIdent } from './identifiers.ts';
 import { MIGRATIONS, SCHEMA_VERSION, type SchemaNames } from './migrations.ts';

@@ -445,6 +445,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `ANALYZE ${s}.episode_vectors`,
     ],
   },
+  {
+    version: 9,
+    name: 'facts listed by last confirmation',
+    statements: ({ schema: s }) => [
+      // facts.find with order 'confirmed' at one exact scope (a LangGraph store's items): the index
+      // gives the rows in order, so a page reads its rows (and filtered-out ones before them), not
+      // every fact of the scope.
+      `CREATE INDEX IF NOT EXISTS facts_by_confirmed ON ${s}.facts
+        (${SCOPE_KEY}, entity_type, key, last_confirmed_at DESC, entity_id, id)`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */

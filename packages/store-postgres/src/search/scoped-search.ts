@@ -1,4 +1,4 @@
-import { type Scope, visibleScopeRows } from '@strata-memory/core';
+import { type Scope, visibleScopeRows } from '@strata-memory/core/store';
 import type { Params } from '../sql/params.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { analyzeText } from '@strata-memory/core';
+import { analyzeText } from '@strata-memory/core/store';
 
 /** PostgreSQL's tsvector limits: positions run 1..16383, at most 256 per lexeme, lexemes < 2 KiB. */
 const MAX_POSITION = 16_383;

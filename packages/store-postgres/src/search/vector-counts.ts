@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Scope } from '@strata-memory/core';
+import type { Scope } from '@strata-memory/core/store';
 import type { Params } from '../sql/params.ts';
 import { visibleSql } from '../sql/scope-filter.ts';
 import { KEYWORD_TOTALS_CTE } from './keyword-stats.ts';

@@ -1,4 +1,4 @@
-import { invalidInput } from '@strata-memory/core';
+import { invalidInput } from '@strata-memory/core/store';
 
 /** A row's position in a listing: the values of its ORDER BY columns, the last one unique. */
 export type SortKey = ReadonlyArray<string | number>;

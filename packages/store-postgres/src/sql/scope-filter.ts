@@ -4,7 +4,7 @@ import {
   subtreeFilter,
   type VisibilityFilter,
   visibilityFilter,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import type { Params } from './params.ts';
 
 const LEVEL_COLUMNS = [

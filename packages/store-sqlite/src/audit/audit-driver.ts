@@ -4,7 +4,7 @@ import {
   conflict,
   type Metadata,
   scopeColumns,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { StoreSize } from '@strata-memory/core';
+import type { StoreSize } from '@strata-memory/core/store';
 import { isMemoryPath } from './open-database.ts';
 import type { Statements } from './statements.ts';
 

@@ -1,4 +1,4 @@
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 
 /** SQLite primary result codes this driver reacts to (https://sqlite.org/rescode.html). */
 const SQLITE_BUSY = 5;

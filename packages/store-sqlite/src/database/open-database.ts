@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import { getLoadablePath } from 'sqlite-vec';
+import { registerJsonEqual } from '../sql/value-filter-sql.ts';
 import { mapSqliteError } from './native-errors.ts';
 
 export interface OpenDatabaseOptions {
@@ -58,6 +59,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
     db.exec('PRAGMA temp_store = MEMORY');
     db.exec(`PRAGMA cache_size = ${-Math.max(1, Math.floor(options.cacheSizeMb)) * 1024}`);
     loadVectorExtension(db);
+    registerJsonEqual(db);
     return db;
   } catch (error) {
     db.close();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { type Scope, type Store, StrataError } from '@strata-memory/core';
+import { type Scope, type Store, StrataError } from '@strata-memory/core/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../index.ts';
 import { MIGRATIONS, migrate } from '../schema/migrations.ts';

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 import { Mutex } from './mutex.ts';
 import { isBusyError } from './native-errors.ts';
 

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, MessageRole, Metadata, Provenance } from '@strata-memory/core';
+import type { EpisodeRecord, MessageRole, Metadata, Provenance } from '@strata-memory/core/store';
 import { fromJson, setIfPresent } from '../sql/json-columns.ts';
 import { type ScopeRow, scopeOfRow } from '../sql/scope-sql.ts';
 

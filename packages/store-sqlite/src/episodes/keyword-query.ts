@@ -1,4 +1,4 @@
-import { ENGLISH_STOP_WORDS, type Scope, visibleScopeRows } from '@strata-memory/core';
+import { ENGLISH_STOP_WORDS, type Scope, visibleScopeRows } from '@strata-memory/core/store';
 
 /**
  * How text meets the FTS5 index. The index tokenizes with `porter unicode61` (Porter stemming,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Scope, Store } from '@strata-memory/core';
+import type { Scope, Store } from '@strata-memory/core/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Statements } from '../database/statements.ts';
 import { sqliteStore } from '../index.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Scope, visibleScopeRows } from '@strata-memory/core';
+import { type Scope, visibleScopeRows } from '@strata-memory/core/store';
 import type { Statements } from '../database/statements.ts';
 import { inClause, type SqlValue, scopeValues } from '../sql/scope-sql.ts';
 

@@ -9,10 +9,10 @@ import {
   type Provenance,
   type Scope,
   scopeColumns,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
-import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';
+import { type PageQuery, pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';
 import { fromJson, optional, setIfPresent, toJson } from '../sql/json-columns.ts';
 import {
   allOf,
@@ -21,8 +21,10 @@ import {
   inClause,
   type ScopeRow,
   scopeOfRow,
+  subtreeClause,
   visibleClause,
 } from '../sql/scope-sql.ts';
+import { valueFilterClause } from '../sql/value-filter-sql.ts';
 
 interface FactRow extends ScopeRow {
   id: string;
@@ -79,6 +81,13 @@ const FIND_ORDER: SortColumn[] = [
   { expr: 'id', direction: 'desc' },
 ];
 
+/** `order: 'confirmed'`, which the `facts_by_confirmed` index serves for one exact scope. */
+const CONFIRMED_ORDER: SortColumn[] = [
+  { expr: 'last_confirmed_at', direction: 'desc' },
+  { expr: 'entity_id', direction: 'asc' },
+  { expr: 'id', direction: 'asc' },
+];
+
 function insertFact(sql: Statements, record: FactRecord): void {
   const c = scopeColumns(record.scope);
   sql.run(
@@ -111,6 +120,55 @@ function insertFact(sql: Statements, record: FactRecord): void {
       toJson(record.metadata),
     ],
   );
+}
+
+/** The SELECT of one `facts.find` page: every filter, the order and the page in the query. */
+export function findQuery(args: Parameters<FactDriver['find']>[0]): {
+  page: PageQuery;
+  query: Clause;
+  confirmed: boolean;
+} {
+  const { scope, within, accessLevel, entityType, entityId, key, where, status, limit, cursor } = args;
+  const confirmed = args.order === 'confirmed';
+  const page: PageQuery = {
+    listing: confirmed ? 'facts.confirmed' : 'facts',
+    columns: confirmed ? CONFIRMED_ORDER : FIND_ORDER,
+    limit,
+    ...(cursor === undefined ? {} : { cursor }),
+  };
+  const { after, orderBy, limit: take } = pageClauses(page);
+  const prefix = args.entityIdPrefix;
+  const filter = allOf(
+    within === 'exact'
+      ? exactScopeClause(scope)
+      : within === 'subtree'
+        ? subtreeClause(scope)
+        : visibleClause(scope),
+    accessLevel === undefined ? undefined : { sql: 'access_level <= ?', params: [accessLevel] },
+    inClause('status', status),
+    entityType === undefined ? undefined : { sql: 'entity_type = ?', params: [entityType] },
+    entityId === undefined ? undefined : { sql: 'entity_id = ?', params: [entityId] },
+    args.entityIds === undefined ? undefined : inClause('entity_id', args.entityIds),
+    // Not LIKE, whose `%` and `_` and case folding would change what a prefix means; and no range
+    // on entity_id, which would make the planner prefer a key index and sort every match.
+    prefix === undefined
+      ? undefined
+      : { sql: 'substr(entity_id, 1, length(?)) = ?', params: [prefix, prefix] },
+    key === undefined ? undefined : { sql: 'key = ?', params: [key] },
+    args.excludeIds === undefined || args.excludeIds.length === 0
+      ? undefined
+      : { sql: `NOT (${inClause('id', args.excludeIds).sql})`, params: args.excludeIds },
+    where === undefined || where.length === 0 ? undefined : valueFilterClause('facts.value', where),
+    after,
+  );
+  return {
+    page,
+    confirmed,
+    query: {
+      sql: `SELECT * FROM facts WHERE ${filter.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...filter.params, take, args.offset ?? 0],
+    },
+  };
 }
 
 /** Versioned facts: one current version per (exact scope, entity type, entity id, key). */
@@ -220,23 +278,16 @@ export function factDriver(sql: Statements, run: Runner): FactDriver {
         });
       }),
 
-    find: ({ scope, accessLevel, entityType, entityId, key, status, limit, cursor }) =>
+    find: (args) =>
       run.read(() => {
-        const page = { listing: 'facts', columns: FIND_ORDER, limit, cursor };
-        const { after, orderBy, limit: take } = pageClauses(page);
-        const where = allOf(
-          readable(scope, accessLevel),
-          inClause('status', status),
-          entityType === undefined ? undefined : { sql: 'entity_type = ?', params: [entityType] },
-          entityId === undefined ? undefined : { sql: 'entity_id = ?', params: [entityId] },
-          key === undefined ? undefined : { sql: 'key = ?', params: [key] },
-          after,
+        const { page, query, confirmed } = findQuery(args);
+        const rows = sql.all<FactRow>(query.sql, query.params);
+        return toPage(
+          page,
+          rows,
+          (r) => (confirmed ? [r.last_confirmed_at, r.entity_id, r.id] : [r.created_at, r.id]),
+          toFact,
         );
-        const rows = sql.all<FactRow>(`SELECT * FROM facts WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?`, [
-          ...where.params,
-          take,
-        ]);
-        return toPage(page, rows, (r) => [r.created_at, r.id], toFact);
       }),
 
     history: ({ scope, accessLevel, entityType, entityId, key }) =>

@@ -1,4 +1,4 @@
-import type { ForgetCounts, Scope } from '@strata-memory/core';
+import type { ForgetCounts, Scope } from '@strata-memory/core/store';
 import type { Statements } from '../database/statements.ts';
 import { deleteEpisodeRows } from '../episodes/episode-driver.ts';
 import type { VectorIndex } from '../episodes/vector-index.ts';

@@ -4,7 +4,7 @@ import {
   type NodeRecord,
   normalizeName,
   type Provenance,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import { fromJson, setIfPresent } from '../sql/json-columns.ts';
 import { type ScopeRow, scopeOfRow } from '../sql/scope-sql.ts';
 

@@ -1,4 +1,4 @@
-import type { Scope, TraversalResult, TraversalStep } from '@strata-memory/core';
+import type { Scope, TraversalResult, TraversalStep } from '@strata-memory/core/store';
 import type { Statements } from '../database/statements.ts';
 import { allOf, type Clause, inClause, visibleClause } from '../sql/scope-sql.ts';
 import { type EdgeRow, type NodeRow, toEdge, toNode } from './graph-rows.ts';

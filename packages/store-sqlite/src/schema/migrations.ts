@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { StrataError } from '@strata-memory/core';
+import { StrataError } from '@strata-memory/core/store';
 
 /**
  * The schema, as an ordered list of migrations. Each runs once, in a transaction, and the schema
@@ -320,6 +320,15 @@ INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('secure-delete', 1);
 -- Terms of episodes deleted before this migration still sit in older segments under tombstones:
 -- merging every segment into one drops them.
 INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize');
+`,
+  },
+  {
+    version: 5,
+    description: 'facts listed by last confirmation per exact scope, entity type and key',
+    sql: `
+-- facts.find with order 'confirmed' at one exact scope (a LangGraph store's items): the index gives
+-- the rows in order, so a page reads its rows (and the filtered-out ones before them), not the scope.
+CREATE INDEX IF NOT EXISTS facts_by_confirmed ON facts (${scopeKey}, entity_type, key, last_confirmed_at DESC, entity_id, id);
 `,
   },
 ];

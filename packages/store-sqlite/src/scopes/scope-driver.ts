@@ -1,4 +1,4 @@
-import { invalidInput, type Scope, type ScopeDriver, subtreeFilter } from '@strata-memory/core';
+import { invalidInput, type Scope, type ScopeDriver, subtreeFilter } from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { decodeCursor, encodeCursor } from '../sql/cursor.ts';

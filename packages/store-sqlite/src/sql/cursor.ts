@@ -1,4 +1,4 @@
-import { invalidInput } from '@strata-memory/core';
+import { invalidInput } from '@strata-memory/core/store';
 import type { Clause, SqlValue } from './scope-sql.ts';
 
 /** One column of a listing's sort key. The last column must be unique, so keys never tie. */

@@ -5,7 +5,7 @@ import {
   scopeFromColumns,
   subtreeFilter,
   visibilityFilter,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 
 /** A value `node:sqlite` binds. */
 export type SqlValue = SQLInputValue;

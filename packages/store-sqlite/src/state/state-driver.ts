@@ -1,4 +1,10 @@
-import { conflict, type JsonValue, type Scope, type StateDriver, type StateEntry } from '@strata-memory/core';
+import {
+  conflict,
+  type JsonValue,
+  type Scope,
+  type StateDriver,
+  type StateEntry,
+} from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';

@@ -7,7 +7,7 @@ import {
   type ThreadDriver,
   type ThreadRecord,
   type ToolCallRecord,
-} from '@strata-memory/core';
+} from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
 import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';

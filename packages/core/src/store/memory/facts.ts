@@ -1,8 +1,9 @@
 import { conflict, notFound } from '../../errors/strata-error.ts';
-import { isVisible, type Scope, scopeDepth, tenantOf } from '../../scope/scope.ts';
+import { isInSubtree, isVisible, type Scope, sameScope, scopeDepth, tenantOf } from '../../scope/scope.ts';
 import type { FactDriver } from '../contract.ts';
 import { nextFactVersion } from '../fact-versions.ts';
 import type { FactRecord } from '../records.ts';
+import { matchesValue } from '../value-filter.ts';
 import { paginate } from './pagination.ts';
 import { compact } from './records-copy.ts';
 import type { SyncSubStore } from './sync-sub-store.ts';
@@ -71,24 +72,52 @@ export function factSubStore(tables: MemoryTables): SyncSubStore<FactDriver> {
       return out;
     },
 
-    find({ scope, accessLevel, entityType, entityId, key, status, limit, cursor }) {
+    find(args) {
+      const { scope, within, accessLevel, entityType, entityId, key, where, status, order } = args;
       const statuses = new Set(status);
+      const entityIds = args.entityIds ? new Set(args.entityIds) : undefined;
+      const excluded = new Set(args.excludeIds ?? []);
+      const prefix = args.entityIdPrefix;
+      const inScope =
+        within === 'exact'
+          ? (fact: FactRecord) => sameScope(fact.scope, scope) && readable(fact, scope, accessLevel)
+          : within === 'subtree'
+            ? (fact: FactRecord) =>
+                isInSubtree(fact.scope, scope) &&
+                (accessLevel === undefined || fact.accessLevel <= accessLevel)
+            : (fact: FactRecord) => readable(fact, scope, accessLevel);
       const items: FactRecord[] = [];
       for (const fact of tables.facts.tenantRows(tenantOf(scope))) {
         if (!statuses.has(fact.status)) continue;
         if (entityType !== undefined && fact.entityType !== entityType) continue;
         if (entityId !== undefined && fact.entityId !== entityId) continue;
+        if (entityIds !== undefined && !entityIds.has(fact.entityId)) continue;
+        if (prefix !== undefined && !fact.entityId.startsWith(prefix)) continue;
         if (key !== undefined && fact.key !== key) continue;
-        if (readable(fact, scope, accessLevel)) items.push(fact);
+        if (excluded.has(fact.id)) continue;
+        if (!inScope(fact)) continue;
+        if (where !== undefined && !matchesValue(fact.value, where)) continue;
+        items.push(fact);
       }
-      return paginate({
-        listing: 'facts',
+      const paging = {
         items,
-        keyOf: (f) => [f.createdAt, f.id],
-        directions: ['desc', 'desc'],
-        limit,
-        cursor,
-      });
+        limit: args.limit,
+        ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+        ...(args.offset === undefined ? {} : { offset: args.offset }),
+      };
+      return order === 'confirmed'
+        ? paginate({
+            ...paging,
+            listing: 'facts.confirmed',
+            keyOf: (f) => [f.lastConfirmedAt, f.entityId, f.id],
+            directions: ['desc', 'asc', 'asc'],
+          })
+        : paginate({
+            ...paging,
+            listing: 'facts',
+            keyOf: (f) => [f.createdAt, f.id],
+            directions: ['desc', 'desc'],
+          });
     },
 
     history({ scope, accessLevel, entityType, entityId, key }) {

@@ -51,6 +51,8 @@ export interface PaginateArgs<T> {
   directions: readonly Direction[];
   limit: number;
   cursor?: string;
+  /** Rows of the order to skip before the page (with no cursor). */
+  offset?: number;
 }
 
 /** Keyset pagination: items strictly after the cursor's key, in key order, `limit` at a time. */
@@ -64,10 +66,11 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
     if (after === undefined || compareKeys(key, after, directions) > 0) keyed.push({ item, key });
   }
   keyed.sort((a, b) => compareKeys(a.key, b.key, directions));
-  const page = keyed.slice(0, limit);
+  const offset = args.offset ?? 0;
+  const page = keyed.slice(offset, offset + limit);
   const last = page[page.length - 1];
   const items = page.map((entry) => entry.item);
-  return keyed.length > limit && last
+  return keyed.length > offset + limit && last
     ? { items, nextCursor: encodeCursor(args.listing, last.key) }
     : { items };
 }

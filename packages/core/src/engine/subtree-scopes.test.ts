@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createMemory } from '../memory/create-memory.ts';
 import { type Scope, scopeKey } from '../scope/scope.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock } from '../test/index.ts';
-import { createMemory } from './create-memory.ts';
 import { subtreeScopes } from './subtree-scopes.ts';
 
 /**

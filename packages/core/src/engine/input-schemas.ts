@@ -1,11 +1,9 @@
 import { z } from 'zod/v4';
-import { SOURCE_EPISODES_KEY } from '../episodic/outdated-episodes.ts';
-import { FACT_INDEX_KEY, MAX_INDEX_TEXTS } from '../facts/fact-index.ts';
 import { idSchema } from '../scope/scope.ts';
 import { LIMITS } from '../store/limits.ts';
 import { jsonValueSchema, metadataSchema, roleSchema } from '../store/schemas.ts';
 import { epochMsSchema } from '../validation/epoch-time.ts';
-import { MESSAGE_ACCESS_KEY } from '../working/message-access.ts';
+import { FACT_INDEX_KEY, MAX_INDEX_TEXTS, MESSAGE_ACCESS_KEY, SOURCE_EPISODES_KEY } from './metadata-keys.ts';
 
 /**
  * Schemas for the arguments of the public `Memory` API. Every call parses its input with one of
@@ -116,6 +114,38 @@ export const factFilterSchema = z
   .object({ entityType: nameSchema.optional(), entity: nameSchema.optional() })
   .strict()
   .optional();
+
+/** What `facts.find` and `facts.search` select: the store's `facts.find` filters, engine-side names. */
+const factQueryFields = {
+  entityType: nameSchema.optional(),
+  entity: nameSchema.optional(),
+  /** Entity ids that start with this, as stored (not normalised). */
+  entityPrefix: z.string().min(1).max(LIMITS.maxNameChars).optional(),
+  key: nameSchema.optional(),
+  where: z.record(z.string(), z.unknown()).optional(),
+  within: z.enum(['visible', 'exact', 'subtree']).optional(),
+};
+
+export const factFindSchema = z
+  .object({
+    ...factQueryFields,
+    order: z.enum(['created', 'confirmed']).optional(),
+    exclude: z.array(idSchema).max(LIMITS.maxBatch).optional(),
+    limit: z.number().int().min(1).max(LIMITS.maxLimit).optional(),
+    offset: z.number().int().min(0).optional(),
+    cursor: z.string().max(1024).optional(),
+  })
+  .strict()
+  .optional();
+
+export const factSearchSchema = z
+  .object({
+    ...factQueryFields,
+    query: z.string().max(10_000),
+    /** Index episodes ranked per scope searched (the most facts found per scope). */
+    candidates: z.number().int().min(1).max(200).optional(),
+  })
+  .strict();
 
 export const nodeRefSchema = z
   .object({ id: idSchema.optional(), name: nameSchema.optional(), type: nameSchema.optional() })

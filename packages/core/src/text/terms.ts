@@ -1,4 +1,4 @@
-import { stem } from '../text/stem.ts';
+import { stem } from './stem.ts';
 
 /**
  * Index terms for the engine's own lexical scoring (fact relevance, summary salience, redundancy
@@ -102,4 +102,21 @@ export function termOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): num
   let shared = 0;
   for (const term of a) if (b.has(term)) shared++;
   return shared / (a.size + b.size - shared);
+}
+
+/**
+ * 0..1: the share of the text's content words that sit in sentences ending with a question mark
+ * ("What do you enjoy about it?" → 1; "I went hiking with friends. Have you tried climbing?" →
+ * 2/5). 0 for a text without content words.
+ */
+export function questionShare(text: string): number {
+  if (!text.includes('?')) return 0;
+  let all = 0;
+  let asked = 0;
+  for (const sentence of text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []) {
+    const n = words(sentence).filter((w) => !isStopWord(w)).length;
+    all += n;
+    if (/\?\s*$/.test(sentence)) asked += n;
+  }
+  return all === 0 ? 0 : asked / all;
 }

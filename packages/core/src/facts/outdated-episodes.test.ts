@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Memory } from '../engine/types.ts';
 import { createMemory } from '../memory/create-memory.ts';
-import type { Memory } from '../memory/types.ts';
 import type { Scope } from '../scope/scope.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import type { EpisodeRecord } from '../store/records.ts';

@@ -1,7 +1,7 @@
 import { invalidInput, StrataError } from '../errors/strata-error.ts';
 import type { Clock, Embedder, Extractor, Summarizer, Tokenizer } from '../ports/ports.ts';
 import { type Scope, scopeDepth, withoutThread } from '../scope/scope.ts';
-import type { Store, StoreTransaction } from '../store/contract.ts';
+import type { Store } from '../store/contract.ts';
 import { accessLevelOf } from './policy.ts';
 import type { MemoryPolicy, Principal } from './types.ts';
 
@@ -49,15 +49,6 @@ export function longTermScopeOf(scope: Scope, policy: Pick<MemoryPolicy, 'longTe
   if (policy.longTermScope === 'thread' || scope.threadId === undefined) return scope;
   const shared = withoutThread(scope);
   return scopeDepth(shared) === 0 ? scope : shared;
-}
-
-/**
- * Runs `fn` in a store transaction when the store supports them (all of an operation's writes
- * commit together), else directly against the store.
- */
-export async function withTransaction<T>(store: Store, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-  if (store.capabilities.transactions) return store.transaction(fn);
-  return fn(store);
 }
 
 /** How `retryOnConflict` spaces its attempts. */

@@ -254,6 +254,19 @@ export interface FactsApi {
     filter?: { entityType?: string; entity?: string },
     options?: { principal?: Principal },
   ): Promise<FactRecord[]>;
+  /**
+   * Current facts the store selects, filters, orders and pages itself (no read of the rest): a
+   * page of `facts.find` for the principal, with staleness applied. Without `within` it reads
+   * `scope` and its ancestors; `exact` reads `scope` alone, `subtree` it and its descendants.
+   */
+  find(scope: Scope, query?: FactFindQuery, options?: { principal?: Principal }): Promise<Page<FactRecord>>;
+  /**
+   * Current facts ranked by how well their index texts (`remember`'s `index`) match `query`: the
+   * engine's hybrid episodic retrieval over each scope read, each fact scored by the best of its
+   * index episodes, best first (ties by last confirmation, then entity id), at most
+   * `LIMITS.maxBatch` of them. Facts without an index episode among the candidates are not returned.
+   */
+  search(scope: Scope, query: FactSearchQuery, options?: { principal?: Principal }): Promise<ScoredFact[]>;
   /** Every version of a key, oldest first. */
   history(scope: Scope, key: FactKey, options?: { principal?: Principal }): Promise<FactRecord[]>;
   /**
@@ -304,6 +317,47 @@ export interface FactsApi {
    * their text and status (a paraphrase merged by consolidation has status `merged`).
    */
   confirmationsOf(scope: Scope, id: string, options?: { principal?: Principal }): Promise<FactConfirmations>;
+}
+
+/** Which facts `facts.find` and `facts.search` read. */
+export interface FactSelection {
+  entityType?: string;
+  /** One entity (normalised like every entity name). */
+  entity?: string;
+  /** Entity ids that start with this, compared as stored. */
+  entityPrefix?: string;
+  key?: string;
+  /**
+   * Conditions on the value's top-level fields: `{ field: value }` (JSON equality) or
+   * `{ field: { $eq | $ne | $gt | $gte | $lt | $lte | $in | $nin: operand } }`; all must hold.
+   * An unknown operator, or a comparison with something other than a number, is `invalid_input`.
+   */
+  where?: Record<string, JsonValue>;
+  /** `visible` (default): the scope and its ancestors; `exact`: the scope alone; `subtree`: it and its descendants. */
+  within?: 'visible' | 'exact' | 'subtree';
+}
+
+export interface FactFindQuery extends FactSelection {
+  /** `created` (default): newest first. `confirmed`: last confirmed first, then entity id. */
+  order?: 'created' | 'confirmed';
+  /** Fact ids to leave out. */
+  exclude?: string[];
+  limit?: number;
+  /** Facts of the order to skip (instead of `cursor`). */
+  offset?: number;
+  cursor?: string;
+}
+
+export interface FactSearchQuery extends FactSelection {
+  query: string;
+  /** Index episodes ranked per scope searched, 1-200 (default 200). */
+  candidates?: number;
+}
+
+/** A fact and its relevance to a search (the fused, re-weighted score recall ranks by). */
+export interface ScoredFact {
+  fact: FactRecord;
+  score: number;
 }
 
 export interface FactConfirmations {

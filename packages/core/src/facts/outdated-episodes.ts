@@ -1,8 +1,9 @@
 import { z } from 'zod/v4';
-import { sameValue } from '../facts/fact-reads.ts';
+import { SOURCE_EPISODES_KEY } from '../engine/metadata-keys.ts';
 import { type Scope, sameScope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { EpisodeRecord, FactRecord, JsonValue, Metadata } from '../store/records.ts';
+import { sameValue } from './fact-reads.ts';
 
 /**
  * Outdated-episode markers: how an episode that states a superseded fact value says so.
@@ -40,8 +41,6 @@ import type { EpisodeRecord, FactRecord, JsonValue, Metadata } from '../store/re
  */
 
 export const OUTDATED_FACTS_KEY = 'outdatedFacts';
-/** Extra episodes that restated a fact's value, kept in `fact.metadata` (the newest last). */
-export const SOURCE_EPISODES_KEY = 'sourceEpisodeIds';
 const MAX_SOURCE_EPISODES = 200;
 const MAX_VERSIONS_REWRITTEN = 50;
 

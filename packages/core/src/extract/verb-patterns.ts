@@ -1,0 +1,185 @@
+import { readText, spanText, tagPhrase } from './english-model.ts';
+import { UNRESOLVED_ENTITY } from './entity-references.ts';
+import {
+  cleanPhrase,
+  isEntityPhrase,
+  isPronoun,
+  isValidKey,
+  stripDeterminers,
+  words,
+} from './noun-phrases.ts';
+import { isThingNoun, parseSubject } from './subject-phrases.ts';
+import { cleanValue } from './value-phrases.ts';
+
+/**
+ * Attributes stated with a verb instead of "is", keyed by the verb as written:
+ *
+ *   "The Rotterdam depot opens at 6 am."                   → Rotterdam depot · opens = 6 am
+ *   "Vendor Orion's support contract renews on the first of each quarter."
+ *                                                          → Orion · support contract renews = first of each quarter
+ *   "The Madrid hub is managed by Sofia Ruiz."             → Madrid hub · managed by = Sofia Ruiz
+ *   "Invoice INV-2240 was paid on 2 August."               → INV-2240 · paid on = 2 August
+ *   "The Leeds warehouse has 1,200 pallet spaces."         → Leeds warehouse · pallet spaces = 1,200 pallet spaces
+ *
+ * The value must be a quantity the English model recognises (a date, time, amount, percentage,
+ * duration, count), a frequency ("every 12 months", "nightly at 2 am", "quarterly"), or, after a
+ * passive "by", a name. Anything else ("The team uses Slack", "Ana runs the meeting") is left to
+ * the relation patterns or not read at all.
+ */
+
+export interface VerbFact {
+  entityType: string;
+  entity: string;
+  key: string;
+  value: string;
+  confidence: number;
+  named: boolean;
+}
+
+const QUANTITY_TYPES = new Set(['DATE', 'TIME', 'MONEY', 'PERCENT', 'DURATION', 'CARDINAL', 'ORDINAL']);
+const FREQUENCY =
+  /^(?:every|each|hourly|daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|twice|once)\b/i;
+/** Prepositions that only introduce the value ("opens at 6 am"); others stay in the key ("delivers within"). */
+const PLAIN_PREPOSITION = /^(?:at|on|in)$/i;
+
+/** Who does it, for a passive with "by": "managed by Sofia Ruiz" is the manager. */
+const AGENT_NOUNS: Record<string, string> = {
+  managed: 'manager',
+  owned: 'owner',
+  led: 'lead',
+  maintained: 'maintainer',
+  operated: 'operator',
+  sponsored: 'sponsor',
+};
+/** Verbs whose attribute has a noun of its own: "costs $29" is the cost. */
+const VERB_NOUNS: Record<string, string> = {
+  costs: 'cost',
+  weighs: 'weight',
+  happens: 'schedule',
+  occurs: 'schedule',
+};
+
+const ADVERB_BEFORE_VERB =
+  /\s+(?:now|still|currently|also|usually|normally|typically|only|already|always)\s+(?=\p{Ll}+s\b)/u;
+
+const ACTIVE =
+  /^(.+?)\s+(\p{Ll}+(?:s|es))\s+(?:(at|on|in|from|within|until|before|after|by|for|around)\s+)?(.+)$/u;
+const PASSIVE =
+  /^(.+?)\s+(?:is|are|was|were|has been|have been)\s+(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
+const HAS =
+  /^(.+?)\s+(?:has|have)\s+((?:about|around|over|under|nearly|almost|roughly)\s+)?(\d[\d,.]*)\s+(.+)$/i;
+
+/** "6 am", "$29 per month", "every 12 months", "the first of each quarter": a value worth a key. */
+function isQuantity(value: string): boolean {
+  if (FREQUENCY.test(value)) return true;
+  // "the first of each quarter", "the 25th of every month".
+  if (
+    /^(?:the\s+)?(?:first|last|second|third|\d+(?:st|nd|rd|th))\s+(?:of|day|week|weekday|monday|tuesday|wednesday|thursday|friday)\b/i.test(
+      value,
+    )
+  ) {
+    return true;
+  }
+  const read = readText(value);
+  const first = read.entities.find((e) => QUANTITY_TYPES.has(e.type));
+  if (!first) return /^(?:the\s+)?(?:first|last|second|third|\d+(?:st|nd|rd|th))\b/i.test(value);
+  // The quantity must open the value: "about 35 euros", "$29 per month", not "the team in 3 cities".
+  const before = first.start === 0 ? '' : spanText(read, 0, first.start - 1);
+  return /^(?:|about|around|roughly|approximately|nearly|almost|over|under|up to|[$€£¥])$/i.test(
+    before.trim(),
+  );
+}
+
+/** "Vendor Orion" → "Orion": a kind before a name is not part of it. */
+function untyped(name: string): string {
+  const typed = /^(?:vendor|customer|client|partner)\s+(\p{Lu}.*)$/iu.exec(name);
+  return typed && /^\p{Lu}/u.test(typed[1]!) ? typed[1]! : name;
+}
+
+/** Who owns the attribute: an entity with an attribute ("Orion's support contract"), or a thing alone. */
+function owner(
+  subject: string,
+  known: ReadonlySet<string>,
+): { entityType: string; entity: string; key?: string; named: boolean } | undefined {
+  const phrase = cleanPhrase(subject);
+  const first = words(phrase)[0];
+  if (!first || isPronoun(first)) return undefined;
+  const parsed = parseSubject(phrase, { knownEntities: known, atSentenceStart: true, value: '1' });
+  // "The Rotterdam depot": the name and its kind are one thing, not an owner and an attribute.
+  const thingAlone = parsed !== null && words(parsed.key).length === 1 && isThingNoun(parsed.key);
+  if (parsed && !thingAlone && parsed.entity !== UNRESOLVED_ENTITY && parsed.named) {
+    return { entityType: parsed.entityType, entity: untyped(parsed.entity), key: parsed.key, named: true };
+  }
+  const thing = untyped(stripDeterminers(phrase));
+  const definite = /^the\s/i.test(phrase) || /\p{Lu}/u.test(thing);
+  if (!definite || words(thing).length > 5) return undefined;
+  if (!isEntityPhrase(thing, { knownEntities: known, allowLowercase: true, atSentenceStart: false })) {
+    return undefined;
+  }
+  // The subject must be a noun phrase: "the team usually meets" is not a thing and a verb.
+  if (tagPhrase(thing).some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON')) return undefined;
+  return { entityType: 'entity', entity: thing, named: true };
+}
+
+function fact(
+  who: { entityType: string; entity: string; key?: string; named: boolean },
+  verbKey: string,
+  value: string,
+): VerbFact[] {
+  const key = (who.key ? `${who.key} ${verbKey}` : verbKey).toLowerCase();
+  if (!isValidKey(key)) return [];
+  return [{ entityType: who.entityType, entity: who.entity, key, value, confidence: 0.8, named: who.named }];
+}
+
+/** The attribute a verb states, or null when the clause is not of that shape. */
+export function verbFacts(text: string, known: ReadonlySet<string>): VerbFact[] | null {
+  const passive = PASSIVE.exec(text);
+  if (passive) {
+    const [, subject, participle, preposition, rest] = passive;
+    const value = cleanValue(rest!);
+    const byName =
+      preposition!.toLowerCase() === 'by' &&
+      isEntityPhrase(stripDeterminers(value), {
+        knownEntities: known,
+        allowLowercase: /^the\s/i.test(value),
+      });
+    const full = preposition!.toLowerCase() === 'every' ? `every ${value}` : value;
+    if (!byName && !isQuantity(full)) return null;
+    const who = owner(subject!, known);
+    if (!who) return null;
+    const agent = byName ? AGENT_NOUNS[participle!.toLowerCase()] : undefined;
+    const verbKey =
+      agent ?? `${participle} ${preposition!.toLowerCase() === 'every' ? '' : preposition}`.trim();
+    return fact(who, verbKey, full);
+  }
+  const has = HAS.exec(text);
+  if (has) {
+    const [, subject, approx, count, rest] = has;
+    const noun = cleanValue(rest!);
+    const tags = tagPhrase(noun);
+    if (tags.length === 0 || tags.length > 3 || !tags.every((t) => t.pos === 'NOUN' || t.pos === 'ADJ')) {
+      return null;
+    }
+    const who = owner(subject!, known);
+    if (!who) return null;
+    return fact({ ...who, key: undefined }, noun, `${approx ?? ''}${count} ${noun}`);
+  }
+  const active = ACTIVE.exec(text.replace(ADVERB_BEFORE_VERB, ' '));
+  if (!active) return null;
+  const [, subject, verb, preposition, rest] = active;
+  // "includes 10 GB of storage": the counted thing is the attribute.
+  const counted = /^(\d[\d,.]*\s*\p{L}*)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(cleanValue(rest!));
+  // The word must read as a verb in its sentence, or as a plural-looking noun followed by a
+  // preposition: the model reads "… support contract renews on …" as a noun phrase.
+  const tagged = readText(text).tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
+  if (tagged !== 'VERB' && !(tagged === 'NOUN' && preposition !== undefined)) return null;
+  const value = cleanValue(rest!);
+  if (!isQuantity(value)) return null;
+  const who = owner(subject!, known);
+  if (!who) return null;
+  if (counted) return fact({ ...who, key: undefined }, counted[2]!, counted[1]!);
+  const noun = VERB_NOUNS[verb!.toLowerCase()];
+  const keyed =
+    noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb!);
+  return fact(who, keyed, value);
+}
