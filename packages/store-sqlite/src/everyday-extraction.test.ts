@@ -32,20 +32,20 @@ async function say(scope: Scope, ...turns: string[]): Promise<void> {
 }
 
 const speaker = (key: string) => ({ entityType: 'user', entity: 'ada', key });
-const factValue = async (scope: Scope, key: { entityType: string; entity: string; key: string }) =>
+const currentValue = async (scope: Scope, key: { entityType: string; entity: string; key: string }) =>
   (await memory.facts.get(scope, key))?.value;
 
 describe('everyday sentences, remembered offline', () => {
   it("keeps the speaker's name, city and diet", async () => {
     await say(ada, 'My name is Ada and I live in Porto.', "I'm vegetarian.");
-    expect(await factValue(ada, speaker('name'))).toBe('Ada');
-    expect(await factValue(ada, speaker('home city'))).toBe('Porto');
-    expect(await factValue(ada, speaker('diet'))).toBe('vegetarian');
+    expect(await currentValue(ada, speaker('name'))).toBe('Ada');
+    expect(await currentValue(ada, speaker('home city'))).toBe('Porto');
+    expect(await currentValue(ada, speaker('diet'))).toBe('vegetarian');
   });
 
   it('keeps a named project deadline', async () => {
     await say(ada, 'The Atlas project deadline is 14 April.');
-    expect(await factValue(ada, { entityType: 'entity', entity: 'atlas project', key: 'deadline' })).toBe(
+    expect(await currentValue(ada, { entityType: 'entity', entity: 'atlas project', key: 'deadline' })).toBe(
       '14 April',
     );
   });
@@ -71,7 +71,7 @@ describe('everyday sentences, remembered offline', () => {
   it("keeps a vendor's renewal schedule", async () => {
     await say(ada, "Vendor Orion's support contract renews on the first of each quarter.");
     expect(
-      await factValue(ada, { entityType: 'entity', entity: 'orion', key: 'support contract renews' }),
+      await currentValue(ada, { entityType: 'entity', entity: 'orion', key: 'support contract renews' }),
     ).toBe('the first of each quarter');
   });
 
@@ -81,7 +81,7 @@ describe('everyday sentences, remembered offline', () => {
       'We chose NATS over Kafka for the event bus; billing and notifications depend on the event bus.',
     );
     const decision = { entityType: 'entity', entity: 'event bus', key: 'decision' };
-    expect(await factValue(ada, decision)).toBe('NATS');
+    expect(await currentValue(ada, decision)).toBe('NATS');
     const impact = await memory.graph.impact(ada, { node: { name: 'NATS' }, maxHops: 3 });
     expect(impact.affected.map((a) => a.node.name).sort()).toEqual(['billing', 'event bus', 'notifications']);
   });
