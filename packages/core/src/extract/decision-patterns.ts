@@ -4,11 +4,11 @@ import {
   isComponentName,
   isPronoun,
   isValidKey,
+  type NodeCandidate,
   nodeTypeOf,
   stripDeterminers,
   words,
 } from './noun-phrases.ts';
-import type { NodeCandidate } from './relation-patterns.ts';
 
 /**
  * Decisions: "<we> <chose> <choice> [over <alternative>] [for|as <purpose>] [because <reason>]".
