@@ -5,6 +5,7 @@
  * `@strata-memory/core/integration`; engine internals are in `@strata-memory/core/internals`.
  */
 export { type HashEmbedderOptions, hashEmbedder } from './embed/hash-embedder.ts';
+export { measureUnrelatedSimilarity, type SimilarityCalibration } from './embed/unrelated-similarity.ts';
 export { defaultPolicy } from './engine/policy.ts';
 export type * from './engine/types.ts';
 export {

@@ -1,4 +1,4 @@
-import { LIMITS, StrataError } from '@strata-memory/core';
+import { LIMITS, measureUnrelatedSimilarity, StrataError } from '@strata-memory/core';
 import { cosine } from '@strata-memory/core/internals';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,14 @@ describe('localEmbedder', () => {
     expect(shared.id).toBe('use-lite-512');
     expect(shared.dimensions).toBe(512);
     expect(shared.maxBatchSize).toBeGreaterThanOrEqual(1);
+  });
+
+  it('declares the similarity unrelated texts reach, measured, well below a question and its answer', async () => {
+    const measured = await measureUnrelatedSimilarity(shared);
+    // Declared at or just above what 99 in 100 unrelated pairs reach, and far below related pairs.
+    expect(shared.unrelatedSimilarity).toBeGreaterThanOrEqual(measured.unrelated);
+    expect(shared.unrelatedSimilarity! - measured.unrelated).toBeLessThan(0.05);
+    expect(measured.related).toBeGreaterThan(shared.unrelatedSimilarity! + 0.1);
   });
 
   it('puts paraphrases closer together than unrelated sentences', async () => {

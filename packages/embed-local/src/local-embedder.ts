@@ -61,6 +61,13 @@ const embedArgsSchema = z.object({
   signal: z.instanceof(AbortSignal).optional(),
 });
 
+/**
+ * The cosine unrelated texts reach with USE-lite: `measureUnrelatedSimilarity` from core gives
+ * 0.39 (a question and its answer: 0.61). Recall lets an episode that shares no keyword with the
+ * query into the block only above it.
+ */
+export const USE_LITE_UNRELATED_SIMILARITY = 0.4;
+
 interface LoadedModel {
   tokenizer: SentencePieceTokenizer;
   model: UseLiteModel;
@@ -161,6 +168,7 @@ export function localEmbedder(options: LocalEmbedderOptions = {}): LocalEmbedder
     id,
     dimensions: USE_LITE_DIMENSIONS,
     maxBatchSize: 256,
+    unrelatedSimilarity: USE_LITE_UNRELATED_SIMILARITY,
     embed,
     async warmup() {
       await load();

@@ -172,6 +172,22 @@ describe('bench locomo', () => {
     expect(JSON.parse(folder.out())).toMatchObject({ conversations: 1, questions: 5 });
   });
 
+  it('switches recall stages off for strata with --ablate, and rejects a stage it does not know', async () => {
+    const argv = ['locomo', '--data', TINY_DIR, '--store', 'memory', '--embedder', 'hash', '--json'];
+    const run = async (extra: string[]) => {
+      const io = captureIo();
+      expect(await runCli([...argv, '--strategies', 'strata', '--k', '5', ...extra], io)).toBe(0);
+      return locomoReportSchema.parse(JSON.parse(io.out())).strategies.strata!.recallAtK['5']!;
+    };
+    const full = await run([]);
+    expect(full).toBeGreaterThan(0);
+    // Without its two searches the engine finds no episode to rank.
+    expect(await run(['--ablate', 'keyword,vector'])).toBe(0);
+    const bad = captureIo();
+    expect(await runCli([...argv, '--ablate', 'keyword,telepathy'], bad)).toBe(2);
+    expect(bad.err()).toContain('unknown telepathy');
+  });
+
   it('fails with exit 1 and the error code for a data directory it cannot read', async () => {
     const io = captureIo();
     expect(await runCli(['locomo', '--data', join(dir, 'missing'), '--store', 'memory'], io)).toBe(1);

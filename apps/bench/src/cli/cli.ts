@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CORPUS_HALVES, type CorpusHalf } from '../extract/corpus.ts';
 import { extractTable } from '../extract/extract-table.ts';
 import { EXTRACTOR_KINDS, type ExtractorKind, runExtractBench } from '../extract/run-extract.ts';
+import { ABLATION_NAMES, type AblationName, ablatedTuning } from '../locomo/ablation.ts';
 import { locomoNotes, locomoTable } from '../locomo/locomo-table.ts';
 import { runLocomo } from '../locomo/run-locomo.ts';
 import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
@@ -47,6 +48,7 @@ interface LocomoFlags {
   budget: number[];
   strategies: StrategyName[];
   conversations?: string[];
+  ablate?: AblationName[];
   out?: string;
   json?: boolean;
 }
@@ -115,6 +117,11 @@ function buildProgram(io: CliIo): Command {
       'only these conversations, e.g. conv-26,conv-30 (default: all)',
       conversationList,
     )
+    .option(
+      '--ablate <list>',
+      `switch these recall stages off for strata (${ABLATION_NAMES.join(', ')})`,
+      nameList(ABLATION_NAMES),
+    )
     .option('--out <file>', 'write per-question results as JSON lines')
     .option('--json', 'print one JSON object on stdout instead of the table')
     .action(async (flags: LocomoFlags) => {
@@ -127,6 +134,7 @@ function buildProgram(io: CliIo): Command {
           budgets: flags.budget,
           strategies: flags.strategies,
           ...(flags.conversations === undefined ? {} : { conversations: flags.conversations }),
+          ...(flags.ablate === undefined ? {} : { tuning: ablatedTuning(flags.ablate) }),
           ...(flags.out === undefined ? {} : { out: resolve(io.cwd ?? process.cwd(), flags.out) }),
         },
         { progress: progressBar(io.stderr) },

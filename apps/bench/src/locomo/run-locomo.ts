@@ -2,11 +2,13 @@ import {
   createMemory,
   defaultTokenizer,
   type Embedder,
+  extractiveSummarizer,
   type Memory,
   type Scope,
   type Store,
   type Tokenizer,
 } from '@strata-memory/core';
+import { createRecall, type RecallTuning } from '@strata-memory/core/internals';
 import type { Progress } from '../cli/progress.ts';
 import { accessSwitch } from '../setup/access-switch.ts';
 import { benchClock } from '../setup/bench-clock.ts';
@@ -49,6 +51,8 @@ export interface LocomoOptions {
   strategies: StrategyName[];
   /** JSONL file for per-question records. */
   out?: string;
+  /** Recall stages switched off or re-weighted (`--ablate`); the defaults otherwise. */
+  tuning?: Partial<RecallTuning>;
 }
 
 export interface LocomoReport {
@@ -155,6 +159,7 @@ export async function runLocomo(
   const tokenizer = defaultTokenizer();
   const embedder = await createEmbedder(options.embedder);
   const plan: RetrievalPlan = { ks: options.ks, budgets: options.budgets };
+  const tuning: Partial<RecallTuning> = options.tuning ?? {};
   const notes: LocomoNotes = { questionsWithoutEvidence: 0, overBudget: {}, dropped: [] };
 
   const names = options.strategies.filter((name) => {
@@ -181,12 +186,16 @@ export async function runLocomo(
       const bench = await openBenchStore(options.store);
       const access = accessSwitch(bench.store);
       const clock = benchClock();
-      const memory = createMemory({
-        store: access.store,
-        tokenizer,
-        clock,
-        ...(embedder ? { embedder } : {}),
-      });
+      const memory = withTuning(
+        createMemory({
+          store: access.store,
+          tokenizer,
+          clock,
+          ...(embedder ? { embedder } : {}),
+        }),
+        tuning,
+        embedder,
+      );
       try {
         hooks.progress.phase(`${conversation.id}: observing`);
         const observed = await observeConversation({ memory, clock, conversation, progress: hooks.progress });
@@ -285,4 +294,22 @@ export async function runLocomo(
     },
     notes,
   };
+}
+
+/**
+ * The memory, its `recall` built with `tuning` (the engine's own recall over the same store,
+ * embedder, tokenizer, clock and policy); the memory itself without any.
+ */
+function withTuning(memory: Memory, tuning: Partial<RecallTuning>, embedder: Embedder | undefined): Memory {
+  if (Object.keys(tuning).length === 0) return memory;
+  const recall = createRecall({
+    store: memory.store,
+    ...(embedder ? { embedder } : {}),
+    tokenizer: memory.tokenizer,
+    summarizer: extractiveSummarizer(),
+    clock: memory.clock,
+    policy: memory.policy,
+    tuning,
+  });
+  return { ...memory, recall };
 }

@@ -22,6 +22,11 @@ export interface Scored {
   prior: number;
   scores: ItemScores;
   reasons: string[];
+  /**
+   * The episode matches the query itself (see `Embedder.unrelatedSimilarity`), or sits next to one
+   * that does; false when its only link to the query is a vector similarity unrelated text reaches.
+   */
+  matched: boolean;
   /** Filled on first use by MMR: the episode's terms, and its embedding scaled to unit length. */
   terms?: Set<string>;
   unit?: Float64Array;
@@ -114,9 +119,8 @@ const INTERLEAVED_READ = 20;
 /**
  * Conversation context: the turns right before and after a strong hit (same thread, within
  * `contextGapMs`) often hold the answer to what the hit asked or the event it refers to. They
- * join the candidates at the hit's score times `contextDecay` per turn of distance (the reply to a
- * hit that asks a question: times `contextAnswerCarry`), or keep their own score when that is
- * higher.
+ * join the candidates at the hit's score times `contextDecay` per turn of distance, or keep their
+ * own score when that is higher.
  *
  * Each hit reads only the `contextTurns` turns on either side (every episode read comes with its
  * embedding, so reading whole stretches costs more than the extra round trips); a side where turns
@@ -155,9 +159,7 @@ export async function addNeighbours(args: {
         if (!episode || Math.abs(episode.occurredAt - hit.episode.occurredAt) > gap) break;
         // The hit's match carries over, decayed by distance; the neighbour's own prior applies.
         const held = byId.get(episode.id);
-        const answers = direction === 1 && offset === 1 && endsWithQuestion(hit.episode.text);
-        const carried =
-          base.get(hit.id)! * (answers ? tuning.contextAnswerCarry : tuning.contextDecay ** offset);
+        const carried = base.get(hit.id)! * tuning.contextDecay ** offset;
         if (held) {
           const score = carried * held.prior;
           if (tuning.contextSum > 0) {
@@ -167,6 +169,7 @@ export async function addNeighbours(args: {
             held.relevance = score;
             held.reasons.push(`next to ${hit.id}`);
           }
+          held.matched ||= hit.matched;
           continue;
         }
         const prior = args.priorOf(episode);
@@ -184,6 +187,7 @@ export async function addNeighbours(args: {
             final: round(score),
           },
           reasons: [`conversation context: next to ${hit.id}`, ...prior.reasons],
+          matched: hit.matched,
         };
         byId.set(episode.id, entry);
         scored.push(entry);
@@ -247,11 +251,6 @@ export async function addNeighbours(args: {
 function threadEnded(past: readonly EpisodeRecord[], ownTurn: (e: EpisodeRecord) => boolean): boolean {
   const firstOther = past.findIndex((e) => !ownTurn(e));
   return firstOther >= 0 && past.length - firstOther >= 2 && !past.slice(firstOther).some(ownTurn);
-}
-
-/** The text's last sentence asks something: no sentence ends after its last question mark. */
-export function endsWithQuestion(text: string): boolean {
-  return /\?[^.!?]*$/.test(text);
 }
 
 /** True for a speaker whose name (or one of its words) appears in the query. */

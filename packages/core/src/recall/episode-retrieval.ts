@@ -32,6 +32,12 @@ export interface EpisodeCandidate {
   scores: ItemScores;
   value: number;
   reason: string;
+  /**
+   * It shares a keyword with the query, lies in the time window the query names, has a vector
+   * similarity above what unrelated text reaches (`Embedder.unrelatedSimilarity`), or is next to
+   * an episode that does. The relevance bar lets no other episode in.
+   */
+  matched: boolean;
 }
 
 export interface EpisodeRetrieval {
@@ -203,7 +209,7 @@ export async function retrieveEpisodes(args: {
     policy: args.policy,
     tuning,
     ...(window ? { window } : {}),
-    speakers: askedSpeakers(query, speakers, episodes.values()),
+    speakers: tuning.ownerNames ? askedSpeakers(query, speakers, episodes.values()) : speakers,
   };
   const priorOf = (episode: EpisodeRecord) => episodePrior(episode, priorContext);
   const fused = weightedFusion(mergeWindowLists(lists));
@@ -214,6 +220,8 @@ export async function retrieveEpisodes(args: {
   const termWeights = coverage && tuning.coverageIdf ? termRarity(queryTerms, termSets.values()) : undefined;
   let queryWeight = 0;
   for (const t of queryTerms) queryWeight += termWeights?.get(t) ?? 1;
+  // Vector similarity says nothing below what unrelated text reaches (no floor: every match counts).
+  const floor = queryVector && args.embedder ? args.embedder.unrelatedSimilarity : undefined;
   const scored: Scored[] = [];
   for (const [id, f] of fused) {
     const episode = episodes.get(id)!;
@@ -243,7 +251,13 @@ export async function retrieveEpisodes(args: {
     if (f.scores.vector !== undefined) scores.vector = round(f.scores.vector);
     if (prior.time !== undefined) scores.time = round(prior.time);
     const reasons = [`${Object.keys(f.ranks).join(' + ')} match`, ...prior.reasons];
-    scored.push({ id, episode, relevance: final, prior: prior.factor, scores, reasons });
+    const matched =
+      floor === undefined ||
+      (f.scores.keyword ?? 0) > 0 ||
+      (f.scores.vector ?? Number.NEGATIVE_INFINITY) >= floor ||
+      (window !== undefined && episode.occurredAt >= window.start && episode.occurredAt < window.end);
+    if (!matched) reasons.push(`no keyword of the query, vector similarity below ${floor} (unrelated text)`);
+    scored.push({ id, episode, relevance: final, prior: prior.factor, scores, reasons, matched });
   }
   if (tuning.sessionWeight > 0) applySessionPrior(scored, tuning);
   scored.sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id));
@@ -315,6 +329,7 @@ export async function retrieveEpisodes(args: {
       scores: s.scores,
       value: ceiling,
       reason: s.reasons.join(', '),
+      matched: s.matched,
     };
   });
   args.timer?.add('rank', performance.now() - rankStart);

@@ -40,12 +40,16 @@ describe('the relevance bar', () => {
   it('lets in what matches the query, not what the budget could still hold', async () => {
     const { memory, say } = setup();
     await say(NOTES);
-    const query = 'Which gate takes the heavy trucks?';
+    const query = 'Which gate takes the heavy trucks on weekdays?';
     const ctx = await memory.recall(thread('ask'), { query, budget: { tokens: 2000 } });
     expect(ctx.sections.episodes.map((e) => e.episode.text)).toEqual([NOTES[0]]);
+    // Crane hire shares nothing with the query; the offloading hours share one word ("weekdays").
     const crane = ctx.explain().find((e) => e.text?.includes('Crane hire'));
     expect(crane?.included).toBe(false);
-    expect(crane?.rule).toMatch(
+    expect(crane?.rule).toMatch(/^unrelated to the query: no keyword of it/);
+    const hours = ctx.explain().find((e) => e.text?.includes('Offloading'));
+    expect(hours?.included).toBe(false);
+    expect(hours?.rule).toMatch(
       /^below the relevance bar: [\d.]+ < [\d.]+ \(0\.5 of the best episode, [\d.]+\)$/,
     );
 
@@ -129,6 +133,31 @@ describe('the relevance bar', () => {
     expect(ctx.explain().find((e) => e.text?.includes('vegetarian'))?.rule).toBe(
       "cleared the relevance bar: the user's own profile",
     );
+  });
+
+  it('lets no episode in for a query unrelated to everything stored', async () => {
+    const { memory, say } = setup();
+    await say(NOTES);
+    const query = 'How do I reset the wifi router?';
+    const ctx = await memory.recall(thread('ask'), { query, budget: { tokens: 2000 } });
+    expect(ctx.sections.episodes).toEqual([]);
+    const out = ctx.explain().filter((e) => e.layer === 'episodes');
+    expect(out.length).toBeGreaterThan(0);
+    for (const e of out) {
+      expect(e.included).toBe(false);
+      expect(e.rule).toMatch(/^unrelated to the query: no keyword of it/);
+    }
+    // The ranking still holds them (a vector match is a match there), below the bar.
+    const ranked = await memory.recall(thread('ask'), {
+      query,
+      budget: { tokens: 2000 },
+      relevanceBar: false,
+    });
+    expect(ranked.sections.episodes.length).toBeGreaterThan(0);
+
+    // One keyword in common is a match again.
+    const related = await memory.recall(thread('ask'), { query: 'How do I reset the crane?' });
+    expect(related.sections.episodes.map((e) => e.episode.text)).toEqual([NOTES[1]]);
   });
 
   it('applies no bar without a query: facts compete for the budget as before', async () => {

@@ -10,7 +10,10 @@ import type { LongTermCandidate } from './long-term-items.ts';
  * comparable across corpora, so each bar is relative to the best candidate of its layer, which
  * the ranking already judged the closest match to this query.
  *
- * - An episode clears the bar when its value is at least `EPISODE_BAR` of the best episode's.
+ * - An episode clears the bar when it matches the query at all (a keyword, the time window the
+ *   query names, a vector similarity above what unrelated text reaches with the embedder, or it is
+ *   next to such an episode; see `Embedder.unrelatedSimilarity`) and its value is at least
+ *   `EPISODE_BAR` of the best such episode's. A query about nothing stored gets no episode.
  * - A fact clears it when its query relevance is at least `FACT_BAR` of the best fact's, when the
  *   episode it came from cleared the episode bar (a paraphrase the fact's words miss), or when it
  *   is about the user the agent is talking to (their name, city, diet: the profile any answer
@@ -54,7 +57,7 @@ export function applyRelevanceBar(args: {
   const below: BarResult['below'] = [];
   const others: LongTermCandidate[] = [];
 
-  const episodes = args.others.filter((c) => c.layer === 'episodes');
+  const episodes = args.others.filter((c) => c.layer === 'episodes' && c.episode.matched);
   const best = Math.max(0, ...episodes.map((c) => c.value));
   const episodeBar = best * EPISODE_BAR;
   const matched = new Set<string>();
@@ -66,6 +69,14 @@ export function applyRelevanceBar(args: {
     }
     if (c.layer !== 'episodes') continue;
     const outdated = outdatedFactsOf(c.episode.episode);
+    if (!c.episode.matched) {
+      below.push({
+        item: c,
+        reason:
+          'unrelated to the query: no keyword of it, outside the time it names, and a vector similarity unrelated text reaches',
+      });
+      continue;
+    }
     if (c.value < episodeBar || best <= 0) {
       below.push({
         item: c,

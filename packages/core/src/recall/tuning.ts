@@ -15,7 +15,7 @@ export interface RecallTuning {
    * every candidate has both scores in fusion (else a missing vector score counts as zero).
    */
   completeVectorScores: boolean;
-  /** Candidates fetched from each search. */
+  /** Candidates fetched from each search (before fusion, re-scoring, neighbours and MMR). */
   candidatePool: number;
   /** 0..1: how much recency decay counts (0 = ignored, 1 = final score scaled by it fully). */
   recencyWeight: number;
@@ -40,6 +40,12 @@ export interface RecallTuning {
    * matches every turn that addresses that person) and let `speakerBoost` carry it instead.
    */
   speakerNamesOutOfKeywords: boolean;
+  /**
+   * A name used only as an owner ("What do Melanie's kids like?") does not make its speaker the one
+   * the query asks about when another speaker is named plainly ("What did Jon say about Gina's
+   * store?" is after Jon's turns); else every speaker the query names counts alike.
+   */
+  ownerNames: boolean;
   /** 0..1: how much the share of the query's terms an episode holds counts. */
   coverageWeight: number;
   /**
@@ -68,8 +74,6 @@ export interface RecallTuning {
   contextTurns: number;
   /** A neighbour's score: the hit's times this, per turn of distance. */
   contextDecay: number;
-  /** The score of the turn right after a hit that ends with a question (its answer): the hit's times this. */
-  contextAnswerCarry: number;
   /** Neighbours further apart in time than this are another conversation. */
   contextGapMs: number;
   /**
@@ -108,7 +112,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   keywordWeight: 1,
   vectorWeight: 0.8,
   completeVectorScores: true,
-  candidatePool: 60,
+  candidatePool: 120,
   recencyWeight: 0.15,
   importanceWeight: 0.3,
   accessWeight: 0.1,
@@ -117,6 +121,7 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   questionPenalty: 0.5,
   speakerBoost: 1,
   speakerNamesOutOfKeywords: true,
+  ownerNames: true,
   coverageWeight: 0.3,
   coverageIdf: true,
   proximityWeight: 0.5,
@@ -126,7 +131,6 @@ export const defaultRecallTuning: Readonly<RecallTuning> = Object.freeze({
   contextSum: 0,
   contextTurns: 2,
   contextDecay: 0.8,
-  contextAnswerCarry: 0.9,
   contextGapMs: 3_600_000,
   outdatedPenalty: 0.5,
   factShare: 0.5,
