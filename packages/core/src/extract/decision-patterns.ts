@@ -4,6 +4,7 @@ import {
   isComponentName,
   isPronoun,
   isValidKey,
+  type NodeCandidate,
   nodeTypeOf,
   stripDeterminers,
   words,

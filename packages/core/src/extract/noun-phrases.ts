@@ -167,3 +167,11 @@ export function nodeTypeOf(name: string): string {
   if (COMPONENT_WORDS.test(name)) return 'component';
   return 'entity';
 }
+
+/** A graph node a sentence names: its name, its type and other names it goes by. */
+export interface NodeCandidate {
+  name: string;
+  type: string;
+  /** Other names of the node ("gRPC migration" for "REST to gRPC migration"). */
+  aliases?: string[];
+}

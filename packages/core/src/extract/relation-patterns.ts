@@ -1,6 +1,14 @@
 import type { Clause } from './clauses.ts';
 import { decisionFrom } from './decision-patterns.ts';
-import { cleanPhrase, isEntityPhrase, isPronoun, nodeTypeOf, splitList, words } from './noun-phrases.ts';
+import {
+  cleanPhrase,
+  isEntityPhrase,
+  isPronoun,
+  type NodeCandidate,
+  nodeTypeOf,
+  splitList,
+  words,
+} from './noun-phrases.ts';
 
 /**
  * Relations the rules extractor recognises, one clause at a time:
@@ -19,13 +27,6 @@ import { cleanPhrase, isEntityPhrase, isPronoun, nodeTypeOf, splitList, words } 
  * part of names. Negated sentences and plain questions yield nothing; what-ifs yield
  * `hypothetical` relations.
  */
-
-export interface NodeCandidate {
-  name: string;
-  type: string;
-  /** Other names of the node ("gRPC migration" for "REST to gRPC migration"). */
-  aliases?: string[];
-}
 
 export interface RelationCandidate {
   from: NodeCandidate;
