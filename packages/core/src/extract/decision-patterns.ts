@@ -33,15 +33,9 @@ export interface DecisionFact {
   named: boolean;
 }
 
-/** A graph node named by a decision (the same shape as the relation patterns' nodes). */
-export interface DecisionNode {
-  name: string;
-  type: string;
-}
-
 export interface DecisionEdge {
-  from: DecisionNode;
-  to: DecisionNode;
+  from: NodeCandidate;
+  to: NodeCandidate;
   relation: 'uses' | 'chosen_over';
 }
 
@@ -137,7 +131,7 @@ export function decisionFrom(text: string, known: ReadonlySet<string>): Decision
       named: true,
     });
   }
-  const node = (name: string): DecisionNode => ({ name, type: nodeTypeOf(name) });
+  const node = (name: string): NodeCandidate => ({ name, type: nodeTypeOf(name) });
   // Only a component uses what was chosen for it: "event bus uses NATS", not "offsite uses Lisbon".
   const edges: DecisionEdge[] = isComponentName(purpose)
     ? [{ from: node(purpose), to: node(choice), relation: 'uses' }]
