@@ -6,6 +6,7 @@ import {
   isValidKey,
   type NodeCandidate,
   nodeTypeOf,
+  type PatternFact,
   stripDeterminers,
   words,
 } from './noun-phrases.ts';
@@ -24,15 +25,6 @@ import {
  * earlier one. Without a purpose there is no owner and the sentence yields nothing here.
  */
 
-export interface DecisionFact {
-  entityType: string;
-  entity: string;
-  key: string;
-  value: string;
-  confidence: number;
-  named: boolean;
-}
-
 export interface DecisionEdge {
   from: NodeCandidate;
   to: NodeCandidate;
@@ -40,7 +32,7 @@ export interface DecisionEdge {
 }
 
 export interface Decision {
-  facts: DecisionFact[];
+  facts: PatternFact[];
   edges: DecisionEdge[];
 }
 
@@ -117,7 +109,7 @@ export function decisionFrom(text: string, known: ReadonlySet<string>): Decision
   const purpose = nounPhrase(purposeRaw);
   if (!purpose || !isValidKey(purpose.replace(/[^\p{L}\p{N}\s'-]/gu, ' '))) return null;
   if (/^(?:to|not|on|with|it)\b/i.test(choice) && !known.has(choice.toLowerCase())) return null;
-  const facts: DecisionFact[] = [
+  const facts: PatternFact[] = [
     { entityType: 'entity', entity: purpose, key: 'decision', value: choice, confidence: 0.85, named: true },
   ];
   const reasonValue = reason?.replace(/^of\s+/i, '');

@@ -46,6 +46,17 @@ export function tagPhrase(phrase: string): Token[] {
   return readSentences(phrase).flatMap((s) => s.tokens);
 }
 
+/** Entity types of the English model that name a quantity: a date, time, amount, share or count. */
+export const QUANTITY_ENTITY_TYPES: ReadonlySet<string> = new Set([
+  'DATE',
+  'TIME',
+  'MONEY',
+  'PERCENT',
+  'DURATION',
+  'CARDINAL',
+  'ORDINAL',
+]);
+
 export interface EntitySpan {
   /** wink-nlp's entity type: DATE, TIME, MONEY, PERCENT, CARDINAL, ORDINAL, DURATION, … */
   type: string;

@@ -168,6 +168,16 @@ export function nodeTypeOf(name: string): string {
   return 'entity';
 }
 
+/** A fact a pattern reads from a sentence, before the extractor resolves its owner. */
+export interface PatternFact {
+  entityType: string;
+  entity: string;
+  key: string;
+  value: string;
+  confidence: number;
+  named: boolean;
+}
+
 /** A graph node a sentence names: its name, its type and other names it goes by. */
 export interface NodeCandidate {
   name: string;

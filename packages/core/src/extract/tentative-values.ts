@@ -1,6 +1,13 @@
-import { type ReadText, readText, spanText } from './english-model.ts';
+import { QUANTITY_ENTITY_TYPES, type ReadText, readText, spanText } from './english-model.ts';
 import { UNRESOLVED_ENTITY } from './entity-references.ts';
-import { cleanPhrase, isPronoun, isValidKey, stripDeterminers, words } from './noun-phrases.ts';
+import {
+  cleanPhrase,
+  isPronoun,
+  isValidKey,
+  type PatternFact,
+  stripDeterminers,
+  words,
+} from './noun-phrases.ts';
 import { parseSubject } from './subject-phrases.ts';
 
 /**
@@ -19,16 +26,6 @@ import { parseSubject } from './subject-phrases.ts';
  * "Who is on call this weekend?") give nothing.
  */
 
-export interface TentativeFact {
-  entityType: string;
-  entity: string;
-  key: string;
-  value: string;
-  confidence: number;
-  named: boolean;
-}
-
-const VALUE_TYPES = new Set(['DATE', 'TIME', 'MONEY', 'PERCENT', 'DURATION', 'CARDINAL', 'ORDINAL']);
 /** Times relative to now name no value ("next year", "this weekend", "tomorrow"). */
 const RELATIVE =
   /^(?:now|right now|today|tonight|tomorrow|yesterday|later|soon|then|(?:this|next|last|coming|every|each)\s+\p{L}+|(?:a|one)\s+(?:minute|second|moment|day|week))$/iu;
@@ -57,7 +54,7 @@ function quantitySpan(read: ReadText): Span | undefined {
   const { tokens } = read;
   const candidates: Span[] = [];
   for (const entity of read.entities) {
-    if (!VALUE_TYPES.has(entity.type)) continue;
+    if (!QUANTITY_ENTITY_TYPES.has(entity.type)) continue;
     const text = spanText(read, entity.start, entity.end);
     if (RELATIVE.test(text)) continue;
     if ((entity.type === 'CARDINAL' || entity.type === 'ORDINAL') && !/\d/.test(text)) continue;
@@ -106,7 +103,7 @@ function attributeBefore(read: ReadText, before: number): string | undefined {
   return phrase;
 }
 
-function owned(phrase: string, value: string, known: ReadonlySet<string>): TentativeFact | undefined {
+function owned(phrase: string, value: string, known: ReadonlySet<string>): PatternFact | undefined {
   const parsed = parseSubject(`the ${stripDeterminers(phrase)}`, {
     knownEntities: known,
     atSentenceStart: false,
@@ -122,7 +119,7 @@ function owned(phrase: string, value: string, known: ReadonlySet<string>): Tenta
  * "a 15% deposit for Kestrel Metals", "a 10% discount from Delta Print": the value names its
  * attribute after it, and a name after "for"/"from"/"with" owns it.
  */
-function nounAfter(read: ReadText, end: number, value: string): TentativeFact | undefined {
+function nounAfter(read: ReadText, end: number, value: string): PatternFact | undefined {
   const { tokens } = read;
   let last = end;
   while (last + 1 < tokens.length && tokens[last + 1]!.pos === 'NOUN') last += 1;
@@ -138,7 +135,7 @@ function nounAfter(read: ReadText, end: number, value: string): TentativeFact | 
 }
 
 /** The value a tentative clause proposes, with the attribute it is for, or nothing. */
-export function tentativeFacts(text: string, known: ReadonlySet<string>): TentativeFact[] {
+export function tentativeFacts(text: string, known: ReadonlySet<string>): PatternFact[] {
   const body = cleanPhrase(text.replace(/["“”]/g, ' ').replace(/\s+/g, ' ')).replace(LEAD, '');
   const read = readText(body);
   const quantity = quantitySpan(read);

@@ -1,10 +1,11 @@
-import { readText, spanText, tagPhrase } from './english-model.ts';
+import { QUANTITY_ENTITY_TYPES, readText, spanText, tagPhrase } from './english-model.ts';
 import { UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
   cleanPhrase,
   isEntityPhrase,
   isPronoun,
   isValidKey,
+  type PatternFact,
   stripDeterminers,
   words,
 } from './noun-phrases.ts';
@@ -27,16 +28,6 @@ import { cleanValue } from './value-phrases.ts';
  * the relation patterns or not read at all.
  */
 
-export interface VerbFact {
-  entityType: string;
-  entity: string;
-  key: string;
-  value: string;
-  confidence: number;
-  named: boolean;
-}
-
-const QUANTITY_TYPES = new Set(['DATE', 'TIME', 'MONEY', 'PERCENT', 'DURATION', 'CARDINAL', 'ORDINAL']);
 const FREQUENCY =
   /^(?:every|each|hourly|daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|twice|once)\b/i;
 /** Prepositions that only introduce the value ("opens at 6 am"); others stay in the key ("delivers within"). */
@@ -86,7 +77,7 @@ function isQuantity(value: string): boolean {
     return true;
   }
   const read = readText(value);
-  const first = read.entities.find((e) => QUANTITY_TYPES.has(e.type));
+  const first = read.entities.find((e) => QUANTITY_ENTITY_TYPES.has(e.type));
   if (!first) return /^(?:the\s+)?(?:first|last|second|third|\d+(?:st|nd|rd|th))\b/i.test(value);
   // The quantity must open the value: "about 35 euros", "$29 per month", not "the team in 3 cities".
   const before = first.start === 0 ? '' : spanText(read, 0, first.start - 1);
@@ -130,14 +121,14 @@ function fact(
   who: { entityType: string; entity: string; key?: string; named: boolean },
   verbKey: string,
   value: string,
-): VerbFact[] {
+): PatternFact[] {
   const key = (who.key ? `${who.key} ${verbKey}` : verbKey).toLowerCase();
   if (!isValidKey(key)) return [];
   return [{ entityType: who.entityType, entity: who.entity, key, value, confidence: 0.8, named: who.named }];
 }
 
 /** The attribute a verb states, or null when the clause is not of that shape. */
-export function verbFacts(text: string, known: ReadonlySet<string>): VerbFact[] | null {
+export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact[] | null {
   const passive = PASSIVE.exec(text);
   if (passive) {
     const [, subject, participle, preposition, rest] = passive;
