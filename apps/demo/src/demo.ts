@@ -22,6 +22,8 @@ export interface Demo {
   budget: number;
   /** Per person id: every line they said this run, in order. */
   transcripts: Map<string, string[]>;
+  /** Memory held a previous run's items when this run started (so it knows more than `transcripts`). */
+  resumed: boolean;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function openDemo(options: DemoOptions): Promise<Demo> {
     dbPath: options.dbPath,
     budget: RECALL_BUDGET,
     transcripts: new Map(),
+    resumed: false,
     close: () => memory.close(),
   };
 }

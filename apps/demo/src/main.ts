@@ -30,6 +30,7 @@ import { whatIfGoesToReview } from './scenes/what-if-goes-to-review.ts';
 
 async function playTheScenes(demo: Demo): Promise<void> {
   const rerun = await greetPreviousRun(demo);
+  demo.resumed = rerun;
 
   await factsOverSessions(demo); //  1. Maria states facts over several sessions; Tom talks IT payment terms
   await otherUsersStayOut(demo); //  2. construction payment terms: from Maria's facts, never Tom's chat

@@ -75,5 +75,5 @@ export async function longSessionSummary(demo: Demo): Promise<void> {
     context.tokens <= demo.budget,
     `${context.tokens} tokens`,
   );
-  claimNoLargerThanHistory(demo, context, maria);
+  claimNoLargerThanHistory(demo, [context]);
 }

@@ -2,7 +2,7 @@ import { recalledFacts } from '../answers.ts';
 import { maria, tom } from '../cast.ts';
 import type { Demo } from '../demo.ts';
 import { narrate, plural, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 
 /**
  * Scene 2. Maria asks about construction payment terms. Plain vector memory would happily return
@@ -26,6 +26,7 @@ export async function otherUsersStayOut(demo: Demo): Promise<void> {
     terms?.fact.value === 'net 60',
     terms ? `recalled ${String(terms.fact.value)}` : 'not recalled',
   );
+  claimNoLargerThanHistory(demo, [context]);
 
   const tomsEpisodes = await memory.store.episodes.list({
     scope: tom.scope,

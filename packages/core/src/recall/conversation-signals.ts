@@ -13,6 +13,16 @@ import type { RecallTuning } from './tuning.ts';
  * next to each other, and which stretches of talk hold several relevant turns.
  */
 
+/** What an episode held on its own before a neighbouring hit's match carried over to it. */
+export interface CarriedRelevance {
+  /** The hit whose match it carries. */
+  hitId: string;
+  /** Its relevance without the hit's (0 when it joined only as the hit's neighbour). */
+  ownRelevance: number;
+  /** Whether it matches the query itself (see `Scored.matched`). */
+  ownMatched: boolean;
+}
+
 /** An episode candidate while the retrieval pipeline scores it. */
 export interface Scored {
   id: string;
@@ -27,6 +37,8 @@ export interface Scored {
    * that does; false when its only link to the query is a vector similarity unrelated text reaches.
    */
   matched: boolean;
+  /** Set when the episode's relevance is carried from a neighbouring hit rather than its own. */
+  carried?: CarriedRelevance;
   /** Filled on first use by MMR: the episode's terms, and its embedding scaled to unit length. */
   terms?: Set<string>;
   unit?: Float64Array;
@@ -162,12 +174,19 @@ export async function addNeighbours(args: {
         const carried = base.get(hit.id)! * tuning.contextDecay ** offset;
         if (held) {
           const score = carried * held.prior;
+          const own: CarriedRelevance = held.carried ?? {
+            hitId: hit.id,
+            ownRelevance: held.relevance,
+            ownMatched: held.matched,
+          };
           if (tuning.contextSum > 0) {
             held.relevance += tuning.contextSum * score;
             held.reasons.push(`next to ${hit.id}`);
+            held.carried = { ...own, hitId: hit.id };
           } else if (score > held.relevance) {
             held.relevance = score;
             held.reasons.push(`next to ${hit.id}`);
+            held.carried = { ...own, hitId: hit.id };
           }
           held.matched ||= hit.matched;
           continue;
@@ -188,6 +207,7 @@ export async function addNeighbours(args: {
           },
           reasons: [`conversation context: next to ${hit.id}`, ...prior.reasons],
           matched: hit.matched,
+          carried: { hitId: hit.id, ownRelevance: 0, ownMatched: false },
         };
         byId.set(episode.id, entry);
         scored.push(entry);

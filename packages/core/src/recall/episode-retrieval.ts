@@ -12,6 +12,7 @@ import {
   addNeighbours,
   applySessionPrior,
   askedSpeakers,
+  type CarriedRelevance,
   type Scored,
   searchWithoutSpeakerNames,
   speakerMatcher,
@@ -38,6 +39,8 @@ export interface EpisodeCandidate {
    * an episode that does. The relevance bar lets no other episode in.
    */
   matched: boolean;
+  /** Set when its value is carried from a neighbouring hit (see `addNeighbours`). */
+  carried?: CarriedRelevance;
 }
 
 export interface EpisodeRetrieval {
@@ -330,6 +333,7 @@ export async function retrieveEpisodes(args: {
       value: ceiling,
       reason: s.reasons.join(', '),
       matched: s.matched,
+      ...(s.carried ? { carried: s.carried } : {}),
     };
   });
   args.timer?.add('rank', performance.now() - rankStart);

@@ -118,6 +118,29 @@ describe('the relevance bar', () => {
     expect(fact?.rule).toMatch(/query relevance|the episode it came from matches the query/);
   });
 
+  it('judges a turn on its own when the hit it sits next to is shown as a fact', async () => {
+    const { memory } = setup();
+    // One conversation: each turn is the other's context.
+    await memory.observe(thread('t0'), { role: 'user', content: "Supplier X's lead time is 45 days." });
+    await memory.observe(thread('t0'), { role: 'user', content: 'Our approval limit is 50,000 USD.' });
+    const query = "What is Supplier X's lead time?";
+    const ctx = await memory.recall(thread('ask'), { query });
+    expect(ctx.sections.facts.map((f) => f.fact.value)).toEqual(['45 days']);
+    expect(ctx.sections.episodes).toEqual([]);
+    const limit = ctx.explain().find((e) => e.layer === 'episodes' && e.text?.includes('approval limit'));
+    expect(limit?.included).toBe(false);
+    expect(limit?.rule).toMatch(
+      /^context for ep_\w+, which the block shows as "supplier x · lead time: 45 days \(maria, 2026-03-02\)"; on its own below the relevance bar$/,
+    );
+    // Nor does the fact it stated come in on the strength of that turn.
+    const fact = ctx.explain().find((e) => e.layer === 'facts' && e.text?.includes('approval limit'));
+    expect(fact?.included).toBe(false);
+
+    // Asked about the approval limit, the same turn matches on its own.
+    const own = await memory.recall(thread('ask'), { query: 'What is our approval limit?' });
+    expect(own.sections.facts.map((f) => f.fact.key)).toContain('approval limit');
+  });
+
   it("keeps the user's own profile, whatever the query", async () => {
     const { memory, say } = setup();
     await say(NOTES);

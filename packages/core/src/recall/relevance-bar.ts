@@ -25,6 +25,9 @@ import type { LongTermCandidate } from './long-term-items.ts';
  *   episode bar the fact does too.
  * - An episode whose statement included facts or connections already show (they came from it, or it
  *   is the text a fact is indexed by, and they hold most of its words) is not repeated beside them.
+ * - An episode that cleared the bar only as the neighbour of a hit is context for that hit: when the
+ *   block shows the hit as facts or connections, the episode is judged on its own match and value
+ *   (and a fact it stated is not let in through it).
  *
  * Without a query there is nothing to be relevant to, and every candidate competes for the budget.
  */
@@ -94,12 +97,13 @@ export function applyRelevanceBar(args: {
     others.push(c);
   }
 
+  // Facts that are relevant in their own right first: what they show decides which episodes
+  // carried only by a neighbour still stand (below), and those decide which facts they promote.
   const facts: LongTermCandidate[] = [];
+  const pending: Array<LongTermCandidate & { layer: 'facts' }> = [];
   for (const c of args.facts) {
     if (c.layer !== 'facts') continue;
     const relevance = c.fact.relevance;
-    const source = c.fact.fact.provenance.episodeId;
-
     const record = c.fact.fact;
     if (
       record.entityType === 'user' &&
@@ -110,7 +114,39 @@ export function applyRelevanceBar(args: {
     } else if (relevance > 0 && relevance >= FACT_BAR) {
       c.rule = `cleared the relevance bar: query relevance ${fixed(relevance)} ≥ ${FACT_BAR} of the best fact's`;
       facts.push(c);
-    } else if (source !== undefined && matched.has(source)) {
+    } else pending.push(c);
+  }
+
+  // An episode that cleared the bar only through the hit next to it is context for that hit; when
+  // the block shows the hit as facts or connections, the episode is judged on its own.
+  const shownFirst = statementsByEpisode([...facts, ...others]);
+  const textOf = new Map(
+    args.others.flatMap((c) => (c.layer === 'episodes' ? [[c.id, c.episode.episode.text]] : [])),
+  );
+  const standing: LongTermCandidate[] = [];
+  for (const c of others) {
+    const carried = c.layer === 'episodes' ? c.episode.carried : undefined;
+    const hitText = carried ? textOf.get(carried.hitId) : undefined;
+    const shown = carried ? shownFirst.get(carried.hitId) : undefined;
+    if (
+      carried &&
+      hitText !== undefined &&
+      shown &&
+      covers(shown.words, hitText) &&
+      (!carried.ownMatched || carried.ownRelevance < episodeBar)
+    ) {
+      matched.delete(c.id);
+      below.push({
+        item: c,
+        reason: `context for ${carried.hitId}, which the block shows as ${shown.lines.map((l) => `"${l}"`).join(', ')}; on its own below the relevance bar`,
+      });
+    } else standing.push(c);
+  }
+
+  for (const c of pending) {
+    const record = c.fact.fact;
+    const source = record.provenance.episodeId;
+    if (source !== undefined && matched.has(source)) {
       c.rule = 'cleared the relevance bar: the episode it came from matches the query';
       facts.push(c);
     } else if (indexEpisodeIdsOf(record).some((id) => matched.has(id))) {
@@ -119,15 +155,18 @@ export function applyRelevanceBar(args: {
     } else {
       below.push({
         item: c,
-        reason: `below the relevance bar: query relevance ${fixed(relevance)} < ${FACT_BAR} of the best fact's, and the episode it came from does not match the query`,
+        reason: `below the relevance bar: query relevance ${fixed(c.fact.relevance)} < ${FACT_BAR} of the best fact's, and the episode it came from does not match the query`,
       });
     }
   }
 
+  const order = new Map(args.facts.map((c, i) => [c.id, i]));
+  facts.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+
   // An episode the block already shows as facts or connections is not repeated beside them.
   const shownAs = statementsByEpisode([...facts, ...others]);
   const kept: LongTermCandidate[] = [];
-  for (const c of others) {
+  for (const c of standing) {
     const shown = c.layer === 'episodes' ? shownAs.get(c.id) : undefined;
     if (shown && c.layer === 'episodes' && covers(shown.words, c.episode.episode.text)) {
       below.push({ item: c, reason: `shown as ${shown.lines.map((l) => `"${l}"`).join(', ')}` });
