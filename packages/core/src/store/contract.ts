@@ -120,7 +120,13 @@ export interface ThreadDriver {
   get(args: Args<typeof threadArgs.get>): Promise<ThreadRecord | null>;
   /** Every thread with this id, in any scope (adapters use it to check ownership). */
   lookup(args: Args<typeof threadArgs.lookup>): Promise<ThreadRecord[]>;
-  /** Threads in the subtree of `scope`, most recently updated first (then by scope). */
+  /**
+   * Threads in the subtree of `scope` whose scope levels match `levels` and whose metadata holds
+   * every `metadata` key with an equal JSON value, in `order` (default most recently updated first),
+   * ties broken by scope (org, user, agent, thread id) in the same direction. `offset` skips rows of
+   * the order; `withTotal` adds `total`, the count of every match. Drivers filter, order, page and
+   * count in their query (indexed for one user's threads by either time), never after reading rows.
+   */
   list(args: Args<typeof threadArgs.list>): Promise<Page<ThreadRecord>>;
   /** `not_found` if the thread does not exist. Metadata is merged. */
   update(args: Args<typeof threadArgs.update>): Promise<ThreadRecord>;
@@ -139,6 +145,14 @@ export interface ThreadDriver {
    * `order: 'desc'` and `limit` n, the last n. A missing thread has no messages.
    */
   listMessages(args: Args<typeof threadArgs.listMessages>): Promise<MessageRecord[]>;
+  /**
+   * Messages of several threads (each read at exactly its scope; a missing thread has none),
+   * created within `since`..`until` (inclusive), whose metadata object at `metadataAt` (default the
+   * top level) holds every `metadata` key with an equal JSON value; by `createdAt`, then thread
+   * scope, then `seq`, all in `order`. Pages by `offset` (never sets `nextCursor`); `withTotal` adds
+   * `total`. Drivers filter, order, page and count in their query.
+   */
+  findMessages(args: Args<typeof threadArgs.findMessages>): Promise<Page<MessageRecord>>;
   /** The thread's messages among `ids`, in the order of `ids`; unknown ids are skipped. */
   getMessages(args: Args<typeof threadArgs.getMessages>): Promise<MessageRecord[]>;
   deleteMessages(args: Args<typeof threadArgs.deleteMessages>): Promise<{ deleted: number }>;
