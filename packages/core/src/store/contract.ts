@@ -147,7 +147,7 @@ export interface ThreadDriver {
   listMessages(args: Args<typeof threadArgs.listMessages>): Promise<MessageRecord[]>;
   /**
    * Messages of several threads (each read at exactly its scope; a missing thread has none),
-   * created within `since`..`until` (inclusive), whose metadata object at `metadataAt` (default the
+   * created within `since`..`until` (inclusive), with one of `roles` (default any), whose metadata object at `metadataAt` (default the
    * top level) holds every `metadata` key with an equal JSON value; by `createdAt`, then thread
    * scope, then `seq`, all in `order`. Pages by `offset` (never sets `nextCursor`); `withTotal` adds
    * `total`. Drivers filter, order, page and count in their query.

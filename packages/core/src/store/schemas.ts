@@ -295,6 +295,8 @@ export const threadArgs = {
       since: timestampSchema.optional(),
       /** Only messages created at or before this time. */
       until: timestampSchema.optional(),
+      /** Only messages with one of these roles. */
+      roles: z.array(roleSchema).min(1).max(4).optional(),
       /** Keys of the message metadata object at `metadataAt` (default: the top level) with equal JSON values. */
       metadata: metadataEqualsSchema.optional(),
       /** Where in the message metadata `metadata` applies: a path of object keys. */

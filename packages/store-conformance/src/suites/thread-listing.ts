@@ -212,6 +212,31 @@ export function threadListingSuite(options: StoreConformanceOptions): void {
       expect(await find({ metadata: { kind: 'note' }, since: T0 + 2 * MINUTE })).toEqual(['t1 2', 't1 4']);
     });
 
+    it('filters by role', async () => {
+      const t = newTenant();
+      const roles = ['system', 'user', 'assistant', 'tool', 'user'] as const;
+      await store().threads.restore({
+        thread: { scope: t.aliceThread, metadata: {}, createdAt: T0, updatedAt: T0 },
+        messages: roles.map((role, i) => ({
+          id: `m${i + 1}`,
+          seq: i + 1,
+          role,
+          content: `${role} ${i + 1}`,
+          createdAt: T0 + i * MINUTE,
+          metadata: {},
+        })),
+      });
+      const find = async (extra: Record<string, unknown>) =>
+        texts((await store().threads.findMessages({ threads: [t.aliceThread], ...extra })).items);
+      expect(await find({ roles: ['user', 'assistant'] })).toEqual(['user 2', 'assistant 3', 'user 5']);
+      expect(await find({ roles: ['tool'], withTotal: true })).toEqual(['tool 4']);
+      expect(await find({})).toHaveLength(5);
+      await expectCode(
+        store().threads.findMessages({ threads: [t.aliceThread], roles: [] }),
+        'invalid_input',
+      );
+    });
+
     it('pages by offset and counts every match', async () => {
       const t = newTenant();
       await messages(

@@ -83,6 +83,7 @@ export function findMessagesSql(schema: string, args: FindMessagesArgs, p: Param
   const where = [`(${args.threads.map((scope) => `(${exactScopeSql(scope, p)})`).join(' OR ')})`];
   if (args.since !== undefined) where.push(`created_at >= ${p.add(args.since)}`);
   if (args.until !== undefined) where.push(`created_at <= ${p.add(args.until)}`);
+  if (args.roles !== undefined) where.push(`role = ANY(${p.texts(args.roles)})`);
   where.push(...metadataSql(metadataAt(args.metadataAt, p), args.metadata, p));
   const filter = where.join(' AND ');
   const filterParams = p.values.length;

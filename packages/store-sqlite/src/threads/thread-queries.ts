@@ -1,6 +1,6 @@
 import type { ThreadDriver, ValueCondition } from '@strata-memory/core/store';
 import { type PageQuery, pageClauses, type SortColumn } from '../sql/cursor.ts';
-import { allOf, type Clause, exactScopeClause, subtreeClause } from '../sql/scope-sql.ts';
+import { allOf, type Clause, exactScopeClause, inClause, subtreeClause } from '../sql/scope-sql.ts';
 import { valueFilterClause } from '../sql/value-filter-sql.ts';
 
 type ListArgs = Parameters<ThreadDriver['list']>[0];
@@ -78,6 +78,7 @@ export function findMessagesQuery(args: FindMessagesArgs): { query: Clause; coun
     { sql: threads.map((t) => `(${t.sql})`).join(' OR '), params: threads.flatMap((t) => t.params) },
     args.since === undefined ? undefined : { sql: 'created_at >= ?', params: [args.since] },
     args.until === undefined ? undefined : { sql: 'created_at <= ?', params: [args.until] },
+    args.roles === undefined ? undefined : inClause('role', args.roles),
     metadataClause(metadataAt(args.metadataAt), args.metadata),
   );
   const direction = args.order === 'asc' ? 'ASC' : 'DESC';

@@ -148,12 +148,13 @@ export function threadSubStore(tables: MemoryTables): SyncSubStore<ThreadDriver>
       return order === 'asc' ? inRange.slice(0, limit) : inRange.reverse().slice(0, limit);
     },
 
-    findMessages({ threads, since, until, metadata, metadataAt, order, limit, offset, withTotal }) {
+    findMessages({ threads, since, until, roles, metadata, metadataAt, order, limit, offset, withTotal }) {
       const matching: MessageRecord[] = [];
       for (const key of new Set(threads.map(exactScopeKey))) {
         for (const message of tables.messagesByThread.get(key)?.values() ?? []) {
           if (since !== undefined && message.createdAt < since) continue;
           if (until !== undefined && message.createdAt > until) continue;
+          if (roles !== undefined && !roles.includes(message.role)) continue;
           if (metadata !== undefined && !matchesValue(metadataAtPath(message.metadata, metadataAt), metadata))
             continue;
           matching.push(message);
