@@ -224,6 +224,14 @@ export interface FactDriver {
    * scope's entity type and key in `confirmed` order), never after reading the rows.
    */
   find(args: Args<typeof factArgs.find>): Promise<Page<FactRecord>>;
+  /**
+   * The distinct prefixes of the entity ids of facts matching the filters (at `within` of `scope`,
+   * default `exact`), each id cut before its last `separator` (ids without one are left out), in
+   * byte order, paged by cursor: the folders of ids written as paths (`users/ada/prefs` gives
+   * `users/ada`). Drivers group in their query; the cost follows the matching facts, the page
+   * holds distinct prefixes only.
+   */
+  entityPrefixes(args: Args<typeof factArgs.entityPrefixes>): Promise<Page<string>>;
   /** Every visible version of the key, by scope depth (ancestors first) then version. */
   history(args: Args<typeof factArgs.history>): Promise<FactRecord[]>;
   /** Status (active/stale), confirmation time, confidence, metadata (merged) of a current fact; `conflict` on a superseded one. */

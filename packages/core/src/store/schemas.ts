@@ -511,6 +511,20 @@ export const factArgs = {
     })
     .strict()
     .refine(cursorOrOffset, cursorOrOffsetIssue),
+  entityPrefixes: z
+    .object({
+      scope: scopeSchema,
+      within: z.enum(['visible', 'exact', 'subtree']).default('exact'),
+      accessLevel: readLevelSchema,
+      entityType: labelSchema.optional(),
+      key: labelSchema.optional(),
+      status: z.array(factStatusSchema).min(1).default(['active', 'stale']),
+      /** Cuts each entity id at its last occurrence of this character. */
+      separator: z.string().length(1, 'must be one character'),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
   history: z.object({ scope: scopeSchema, accessLevel: readLevelSchema, ...factKeyFields }).strict(),
   update: z
     .object({
