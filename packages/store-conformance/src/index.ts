@@ -17,6 +17,7 @@ import { restoreSuite } from './suites/restore.ts';
 import { reviewSuite } from './suites/review.ts';
 import { scopesSuite } from './suites/scopes.ts';
 import { stateSuite } from './suites/state.ts';
+import { threadListingSuite } from './suites/thread-listing.ts';
 import { threadsSuite } from './suites/threads.ts';
 import { transactionsSuite } from './suites/transactions.ts';
 import { vectorSearchSuite } from './suites/vector-search.ts';
@@ -33,6 +34,7 @@ export type { StoreConformanceOptions, ToggleableCapability } from './options.ts
 export function runStoreConformance(options: StoreConformanceOptions): void {
   describe(`store conformance: ${options.name}`, () => {
     threadsSuite(options);
+    threadListingSuite(options);
     episodesSuite(options);
     keywordSearchSuite(options);
     vectorSearchSuite(options);

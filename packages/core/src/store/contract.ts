@@ -120,7 +120,13 @@ export interface ThreadDriver {
   get(args: Args<typeof threadArgs.get>): Promise<ThreadRecord | null>;
   /** Every thread with this id, in any scope (adapters use it to check ownership). */
   lookup(args: Args<typeof threadArgs.lookup>): Promise<ThreadRecord[]>;
-  /** Threads in the subtree of `scope`, most recently updated first (then by scope). */
+  /**
+   * Threads in the subtree of `scope` whose scope levels match `levels` and whose metadata holds
+   * every `metadata` key with an equal JSON value, in `order` (default most recently updated first),
+   * ties broken by scope (org, user, agent, thread id) in the same direction. `offset` skips rows of
+   * the order; `withTotal` adds `total`, the count of every match. Drivers filter, order, page and
+   * count in their query (indexed for one user's threads by either time), never after reading rows.
+   */
   list(args: Args<typeof threadArgs.list>): Promise<Page<ThreadRecord>>;
   /** `not_found` if the thread does not exist. Metadata is merged. */
   update(args: Args<typeof threadArgs.update>): Promise<ThreadRecord>;
@@ -139,6 +145,14 @@ export interface ThreadDriver {
    * `order: 'desc'` and `limit` n, the last n. A missing thread has no messages.
    */
   listMessages(args: Args<typeof threadArgs.listMessages>): Promise<MessageRecord[]>;
+  /**
+   * Messages of several threads (each read at exactly its scope; a missing thread has none),
+   * created within `since`..`until` (inclusive), with one of `roles` (default any), whose metadata object at `metadataAt` (default the
+   * top level) holds every `metadata` key with an equal JSON value; by `createdAt`, then thread
+   * scope, then `seq`, all in `order`. Pages by `offset` (never sets `nextCursor`); `withTotal` adds
+   * `total`. Drivers filter, order, page and count in their query.
+   */
+  findMessages(args: Args<typeof threadArgs.findMessages>): Promise<Page<MessageRecord>>;
   /** The thread's messages among `ids`, in the order of `ids`; unknown ids are skipped. */
   getMessages(args: Args<typeof threadArgs.getMessages>): Promise<MessageRecord[]>;
   deleteMessages(args: Args<typeof threadArgs.deleteMessages>): Promise<{ deleted: number }>;
@@ -210,6 +224,14 @@ export interface FactDriver {
    * scope's entity type and key in `confirmed` order), never after reading the rows.
    */
   find(args: Args<typeof factArgs.find>): Promise<Page<FactRecord>>;
+  /**
+   * The distinct prefixes of the entity ids of facts matching the filters (at `within` of `scope`,
+   * default `exact`), each id cut before its last `separator` (ids without one are left out), in
+   * byte order, paged by cursor: the folders of ids written as paths (`users/ada/prefs` gives
+   * `users/ada`). Drivers group in their query; the cost follows the matching facts, the page
+   * holds distinct prefixes only.
+   */
+  entityPrefixes(args: Args<typeof factArgs.entityPrefixes>): Promise<Page<string>>;
   /** Every visible version of the key, by scope depth (ancestors first) then version. */
   history(args: Args<typeof factArgs.history>): Promise<FactRecord[]>;
   /** Status (active/stale), confirmation time, confidence, metadata (merged) of a current fact; `conflict` on a superseded one. */

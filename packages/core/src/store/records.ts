@@ -224,4 +224,6 @@ export interface Page<T> {
   items: T[];
   /** Pass back as `cursor` to get the next page; absent on the last page. */
   nextCursor?: string;
+  /** Every match of the listing's filters, whatever the page (listings called with `withTotal: true`). */
+  total?: number;
 }

@@ -153,6 +153,29 @@ export const provenanceSchema = z
   })
   .strict();
 
+/** Rows of a listing's order to skip (offset paging, instead of a cursor). */
+const offsetSchema = z.number().int().min(0).max(1_000_000);
+const cursorOrOffset = (args: { offset?: number | undefined; cursor?: string | undefined }) =>
+  args.offset === undefined || args.cursor === undefined;
+const cursorOrOffsetIssue = { message: 'give a cursor or an offset, not both', path: ['offset'] };
+
+/**
+ * Metadata equality, `{ key: value }`: each top-level key must hold an equal JSON value (deep,
+ * object key order aside). Values are compared as given, never read as operators. Drivers receive
+ * the `$eq` conditions of `value-filter.ts`, so they reuse its SQL.
+ */
+const metadataEqualsSchema = jsonWithin(
+  z.record(z.string().min(1).max(LIMITS.maxNameChars), z.json()),
+  LIMITS.maxJsonBytes,
+).transform((filter): ValueCondition[] =>
+  Object.entries(filter as Record<string, JsonValue>).map(([field, value]) => ({ field, op: '$eq', value })),
+);
+
+/** One key of a path into metadata: letters, digits, `_` and `-`. */
+const metadataPathKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "_" or "-"');
+
 const threadScopeSchema = scopeSchema.refine((s) => s.threadId !== undefined, {
   message: 'a thread operation needs scope.threadId',
 });
@@ -209,7 +232,34 @@ export const threadArgs = {
     .strict(),
   get: z.object({ scope: threadScopeSchema }).strict(),
   lookup: z.object({ threadId: idSchema }).strict(),
-  list: z.object({ scope: scopeSchema, limit: limitSchema.default(50), cursor: cursorSchema }).strict(),
+  list: z
+    .object({
+      scope: scopeSchema,
+      /** Which scope levels a listed thread has set (`true`) or unset (`false`); a level left out is either. */
+      levels: z
+        .object({
+          orgId: z.boolean().optional(),
+          userId: z.boolean().optional(),
+          agentId: z.boolean().optional(),
+        })
+        .strict()
+        .optional(),
+      /** Top-level metadata keys each listed thread holds with an equal JSON value (all of them). */
+      metadata: metadataEqualsSchema.optional(),
+      /** By `createdAt` or `updatedAt` (default: most recently updated first); ties by scope, same direction. */
+      order: z
+        .object({ field: z.enum(['createdAt', 'updatedAt']), direction: z.enum(['asc', 'desc']) })
+        .strict()
+        .default({ field: 'updatedAt', direction: 'desc' }),
+      limit: limitSchema.default(50),
+      /** Skips this many threads of the order (instead of a cursor). */
+      offset: offsetSchema.optional(),
+      cursor: cursorSchema,
+      /** Also count every matching thread (`total` on the page). */
+      withTotal: z.boolean().default(false),
+    })
+    .strict()
+    .refine(cursorOrOffset, cursorOrOffsetIssue),
   update: z
     .object({
       scope: threadScopeSchema,
@@ -235,6 +285,28 @@ export const threadArgs = {
       order: z.enum(['asc', 'desc']).default('asc'),
       afterSeq: z.number().int().nonnegative().optional(),
       beforeSeq: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
+  findMessages: z
+    .object({
+      /** The threads to read (each at exactly its scope); at most 100. */
+      threads: z.array(threadScopeSchema).min(1).max(100),
+      /** Only messages created at or after this time. */
+      since: timestampSchema.optional(),
+      /** Only messages created at or before this time. */
+      until: timestampSchema.optional(),
+      /** Only messages with one of these roles. */
+      roles: z.array(roleSchema).min(1).max(4).optional(),
+      /** Keys of the message metadata object at `metadataAt` (default: the top level) with equal JSON values. */
+      metadata: metadataEqualsSchema.optional(),
+      /** Where in the message metadata `metadata` applies: a path of object keys. */
+      metadataAt: z.array(metadataPathKeySchema).min(1).max(8).optional(),
+      /** By `createdAt`, then thread scope and `seq`, in this direction. */
+      order: z.enum(['asc', 'desc']).default('asc'),
+      limit: limitSchema.default(100),
+      offset: offsetSchema.optional(),
+      /** Also count every matching message (`total` on the page). */
+      withTotal: z.boolean().default(false),
     })
     .strict(),
   getMessages: z.object({ scope: threadScopeSchema, ids: idsSchema }).strict(),
@@ -434,14 +506,25 @@ export const factArgs = {
       order: z.enum(['created', 'confirmed']).default('created'),
       limit: limitSchema.default(100),
       /** Skips this many facts of the order (instead of a cursor). */
-      offset: z.number().int().min(0).max(1_000_000).optional(),
+      offset: offsetSchema.optional(),
       cursor: cursorSchema,
     })
     .strict()
-    .refine((args) => args.offset === undefined || args.cursor === undefined, {
-      message: 'give a cursor or an offset, not both',
-      path: ['offset'],
-    }),
+    .refine(cursorOrOffset, cursorOrOffsetIssue),
+  entityPrefixes: z
+    .object({
+      scope: scopeSchema,
+      within: z.enum(['visible', 'exact', 'subtree']).default('exact'),
+      accessLevel: readLevelSchema,
+      entityType: labelSchema.optional(),
+      key: labelSchema.optional(),
+      status: z.array(factStatusSchema).min(1).default(['active', 'stale']),
+      /** Cuts each entity id at its last occurrence of this character. */
+      separator: z.string().length(1, 'must be one character'),
+      limit: limitSchema.default(100),
+      cursor: cursorSchema,
+    })
+    .strict(),
   history: z.object({ scope: scopeSchema, accessLevel: readLevelSchema, ...factKeyFields }).strict(),
   update: z
     .object({

@@ -28,15 +28,26 @@ export function itemPath(namespace: readonly string[], key: string): string {
   return [...namespace, key].map(encodeLabel).join('/');
 }
 
-/** The namespace and key of a path, or undefined when it is not one `itemPath` made. */
-export function parsePath(path: string): { namespace: string[]; key: string } | undefined {
+/** The labels of a `/`-joined path, or undefined when `itemPath` did not write them. */
+function parseLabels(path: string): string[] | undefined {
   const parts = path.split('/');
-  if (parts.length < 2) return undefined;
   try {
     const labels = parts.map(decodeLabel);
     if (labels.some((label, i) => label === '' || encodeLabel(label) !== parts[i])) return undefined;
-    return { namespace: labels.slice(0, -1), key: labels.at(-1)! };
+    return labels;
   } catch {
     return undefined;
   }
+}
+
+/** The namespace and key of a path, or undefined when it is not one `itemPath` made. */
+export function parsePath(path: string): { namespace: string[]; key: string } | undefined {
+  const labels = parseLabels(path);
+  if (!labels || labels.length < 2) return undefined;
+  return { namespace: labels.slice(0, -1), key: labels.at(-1)! };
+}
+
+/** The namespace of an item path without its key (`users/%41da` → `['users', 'Ada']`), or undefined. */
+export function parseNamespacePath(path: string): string[] | undefined {
+  return parseLabels(path);
 }

@@ -19,7 +19,7 @@ import { memoryInstanceSchema, parseArgs, sameScope, scopeKey } from '@strata-me
 import { storeSchemas } from '@strata-memory/core/store';
 import { z } from 'zod/v4';
 import { indexTexts, parseFieldPath } from './index-text.ts';
-import { encodeLabel, itemPath, parsePath } from './item-path.ts';
+import { encodeLabel, itemPath, parseNamespacePath, parsePath } from './item-path.ts';
 import { checkNamespace } from './namespace-rules.ts';
 import {
   itemScope,
@@ -312,39 +312,6 @@ export class StrataStore extends BaseStore {
 
   // ------------------------------------------------------------------ reads
 
-  /** The current items stored at exactly `scope`. */
-  async #itemsAt(scope: Scope): Promise<StoredItem[]> {
-    const facts = await this.#memory.facts.list(scope, { entityType: ITEM_ENTITY_TYPE });
-    const items: StoredItem[] = [];
-    for (const fact of facts) {
-      const stored = this.#stored(fact, scope);
-      if (stored) items.push(stored);
-    }
-    return items;
-  }
-
-  /**
-   * The current items a search or listing reads: those of one scope, or of every item home in a
-   * subtree (the store lists the subtree's scopes; each home is read on its own).
-   */
-  async #itemsIn(target: PrefixTarget): Promise<StoredItem[]> {
-    if ('scope' in target) return this.#itemsAt(target.scope);
-    const items: StoredItem[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#memory.store.scopes.list({
-        scope: target.subtree.root,
-        limit: 1000,
-        ...(cursor ? { cursor } : {}),
-      });
-      for (const scope of page.items) {
-        if (target.subtree.isHome(scope)) items.push(...(await this.#itemsAt(scope)));
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return items;
-  }
-
   /** A fact as a store item of `scope`, or undefined when it is not one. */
   #stored(fact: FactRecord, scope: Scope): StoredItem | undefined {
     if (fact.key !== ITEM_FACT_KEY || !sameScope(fact.scope, scope) || !isPlainObject(fact.value))
@@ -424,11 +391,65 @@ export class StrataStore extends BaseStore {
       : { scope: plan.target.subtree.root, selection: { ...selection, within: 'subtree' } };
   }
 
+  /**
+   * The namespaces holding items at one item home: the store groups the items' paths (fact entity
+   * ids) into their distinct namespaces, so a listing reads one row per namespace, not per item.
+   */
+  async #namespacesAt(scope: Scope): Promise<string[][]> {
+    const namespaces: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#memory.store.facts.entityPrefixes({
+        scope,
+        entityType: ITEM_ENTITY_TYPE,
+        key: ITEM_FACT_KEY,
+        separator: '/',
+        limit: 1000,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const prefix of page.items) {
+        const namespace = parseNamespacePath(prefix);
+        if (namespace && this.#isHomeOf(namespace, scope)) namespaces.push(namespace);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return namespaces;
+  }
+
+  /** The namespaces of a listing's target: one scope's, or those of every item home in a subtree. */
+  async #namespacesIn(target: PrefixTarget): Promise<string[][]> {
+    if ('scope' in target) return this.#namespacesAt(target.scope);
+    const namespaces: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#memory.store.scopes.list({
+        scope: target.subtree.root,
+        limit: 1000,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const scope of page.items) {
+        if (target.subtree.isHome(scope)) namespaces.push(...(await this.#namespacesAt(scope)));
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return namespaces;
+  }
+
+  /** True when the namespace's items live at `scope` under this store's scope mapping. */
+  #isHomeOf(namespace: string[], scope: Scope): boolean {
+    try {
+      const home = this.#mapping.scopeOf(namespace);
+      return home !== undefined && sameScope(home, scope);
+    } catch {
+      return false;
+    }
+  }
+
   async #list(plan: Extract<Plan, { kind: 'list' }>): Promise<string[][]> {
     const seen = new Map<string, string[]>();
-    for (const item of await this.#itemsIn(plan.target)) {
-      if (!plan.conditions.every((condition) => matchesCondition(item.namespace, condition))) continue;
-      const namespace = plan.maxDepth === undefined ? item.namespace : item.namespace.slice(0, plan.maxDepth);
+    for (const stored of await this.#namespacesIn(plan.target)) {
+      if (!plan.conditions.every((condition) => matchesCondition(stored, condition))) continue;
+      const namespace = plan.maxDepth === undefined ? stored : stored.slice(0, plan.maxDepth);
       seen.set(namespace.join(':'), namespace);
     }
     const sorted = [...seen.entries()]

@@ -8,6 +8,8 @@ import {
   type MessageRecord,
   type ObserveInput,
   type Principal,
+  type Scope,
+  type Store,
 } from '@strata-memory/core';
 import { toMetadata } from '../messages/json-value.ts';
 import { toMastraMessages } from '../messages/record-to-mastra.ts';
@@ -20,8 +22,22 @@ import {
   threadScope,
   unknownThread,
 } from '../scope/thread-scope.ts';
-import { readAllMessages } from './read-all.ts';
 import { storedTitle, toMastraThread } from './thread-record.ts';
+
+/** Every message of a thread by `seq`, in pages: a clone copies the thread, so it reads all of it. */
+async function threadMessages(store: Store, scope: Scope): Promise<MessageRecord[]> {
+  const out: MessageRecord[] = [];
+  for (;;) {
+    const last = out[out.length - 1];
+    const page = await store.threads.listMessages({
+      scope,
+      limit: LIMITS.maxLimit,
+      ...(last ? { afterSeq: last.seq } : {}),
+    });
+    out.push(...page);
+    if (page.length < LIMITS.maxLimit) return out;
+  }
+}
 
 function selected(messages: MessageRecord[], options: StorageCloneThreadInput['options']): MessageRecord[] {
   let out = messages;
@@ -69,7 +85,7 @@ export async function cloneThread(args: {
   if ((await findThreads(store, namespace, newThreadId)).length > 0) {
     throw conflict(`cloneThread: thread "${newThreadId}" already exists`, { threadId: newThreadId });
   }
-  const messages = selected(await readAllMessages(store, source.scope), input.options);
+  const messages = selected(await threadMessages(store, source.scope), input.options);
   const scope = threadScope(namespace, resourceId, newThreadId);
   const now = Date.now();
   const title =
@@ -113,7 +129,7 @@ export async function cloneThread(args: {
   if (!thread) throw unknownThread(newThreadId);
   return {
     thread: toMastraThread(thread),
-    clonedMessages: toMastraMessages(await readAllMessages(store, scope)),
+    clonedMessages: toMastraMessages(await threadMessages(store, scope)),
     messageIdMap,
   };
 }

@@ -1,7 +1,6 @@
 import type { MessageDeleteInput } from '@mastra/core/memory';
-import { invalidInput, type Store } from '@strata-memory/core';
+import { invalidInput, LIMITS, type Store } from '@strata-memory/core';
 import { checkId, findThread, type Namespace } from '../scope/thread-scope.ts';
-import { readAllThreads } from './read-all.ts';
 
 interface Target {
   id: string;
@@ -62,11 +61,22 @@ export async function deleteMessages(
       orgId: namespace.orgId!,
       ...(namespace.agentId ? { agentId: namespace.agentId } : {}),
     };
-    for (const thread of await readAllThreads(store, orgScope)) {
-      if (thread.scope.userId === undefined || thread.scope.agentId !== namespace.agentId) continue;
-      const found = await store.threads.getMessages({ scope: thread.scope, ids: bare });
-      if (found.length > 0) scopes.push({ scope: thread.scope, ids: found.map((m) => m.id) });
-    }
+    // A bare id names no thread: each of the namespace's threads in the org is asked for it.
+    const levels = { userId: true, agentId: namespace.agentId !== undefined };
+    let cursor: string | undefined;
+    do {
+      const page = await store.threads.list({
+        scope: orgScope,
+        levels,
+        limit: LIMITS.maxLimit,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const thread of page.items) {
+        const found = await store.threads.getMessages({ scope: thread.scope, ids: bare });
+        if (found.length > 0) scopes.push({ scope: thread.scope, ids: found.map((m) => m.id) });
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
   }
   for (const { scope, ids } of scopes) await store.threads.deleteMessages({ scope, ids });
 }

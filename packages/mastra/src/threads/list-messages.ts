@@ -1,10 +1,11 @@
 import type { MastraDBMessage } from '@mastra/core/memory';
 import type { StorageListMessagesInput } from '@mastra/core/storage';
-import { invalidInput, type Store, type ThreadRecord } from '@strata-memory/core';
+import { invalidInput, LIMITS, type MessageRecord, type Store, type ThreadRecord } from '@strata-memory/core';
+import { toMetadata } from '../messages/json-value.ts';
+import { MASTRA_CONTENT_KEY } from '../messages/mastra-to-observe.ts';
 import { toMastraMessages } from '../messages/record-to-mastra.ts';
 import { checkId, type Namespace, requireThread } from '../scope/thread-scope.ts';
-import { pageOf, sortDirection } from './page-window.ts';
-import { readAllMessages } from './read-all.ts';
+import { readWindow, sortDirection } from './page-window.ts';
 
 export interface MessagePage {
   messages: MastraDBMessage[];
@@ -15,43 +16,47 @@ export interface MessagePage {
 }
 
 type Filter = NonNullable<StorageListMessagesInput['filter']>;
+type Include = NonNullable<StorageListMessagesInput['include']>[number];
 
-function inDateRange(message: MastraDBMessage, range: Filter['dateRange']): boolean {
-  if (!range) return true;
-  const at = message.createdAt.getTime();
-  if (range.start) {
-    const start = new Date(range.start).getTime();
-    if (range.startExclusive ? at <= start : at < start) return false;
-  }
-  if (range.end) {
-    const end = new Date(range.end).getTime();
-    if (range.endExclusive ? at >= end : at > end) return false;
-  }
-  return true;
+/** Mastra's date range as the store's inclusive bounds (times are whole milliseconds). */
+function timeBounds(range: Filter['dateRange']): { since?: number; until?: number } {
+  if (!range) return {};
+  const at = (value: Date | string | number, what: string) => {
+    const time = new Date(value).getTime();
+    if (!Number.isFinite(time))
+      throw invalidInput(`filter.dateRange.${what} is not a date (got ${String(value)})`);
+    return time;
+  };
+  const bounds: { since?: number; until?: number } = {};
+  if (range.start) bounds.since = at(range.start, 'start') + (range.startExclusive ? 1 : 0);
+  if (range.end) bounds.until = at(range.end, 'end') - (range.endExclusive ? 1 : 0);
+  return bounds;
 }
 
-function matchesMetadata(message: MastraDBMessage, metadata: Filter['metadata']): boolean {
-  if (!metadata) return true;
-  const own = message.content.metadata ?? {};
-  return Object.entries(metadata).every(([key, value]) => own[key] === value);
-}
-
-/** Messages around `id` in its thread (`withPreviousMessages` before, `withNextMessages` after). */
-function contextWindow(
-  thread: MastraDBMessage[],
-  include: NonNullable<StorageListMessagesInput['include']>[number],
-): MastraDBMessage[] {
-  const at = thread.findIndex((m) => m.id === include.id);
-  if (at < 0) return [];
-  const before = Math.max(0, include.withPreviousMessages ?? 0);
-  const after = Math.max(0, include.withNextMessages ?? 0);
-  return thread.slice(Math.max(0, at - before), at + after + 1);
+/** The message `include.id` of `thread` with its neighbours, read around its `seq`. */
+async function contextWindow(store: Store, thread: ThreadRecord, include: Include): Promise<MessageRecord[]> {
+  const scope = thread.scope;
+  const [message] = await store.threads.getMessages({ scope, ids: [checkId(include.id, 'include.id')] });
+  if (!message) return [];
+  const count = (n: number | undefined) => Math.min(LIMITS.maxLimit, Math.max(0, n ?? 0));
+  const before = count(include.withPreviousMessages);
+  const after = count(include.withNextMessages);
+  const previous =
+    before > 0
+      ? await store.threads.listMessages({ scope, order: 'desc', beforeSeq: message.seq, limit: before })
+      : [];
+  const next =
+    after > 0
+      ? await store.threads.listMessages({ scope, order: 'asc', afterSeq: message.seq, limit: after })
+      : [];
+  return [...previous.reverse(), message, ...next];
 }
 
 /**
- * Mastra's `recall` / `listMessages` over Strata threads: the messages of one or more threads
- * (each checked against `resourceId` when given), filtered by date and metadata, sorted by
- * `createdAt`, paged, plus any `include`d messages with their neighbours.
+ * Mastra's `recall` / `listMessages` over Strata threads: one `threads.findMessages` call per page
+ * over the messages of one or more threads (each checked against `resourceId` when given), the
+ * date range, metadata (Mastra's `content.metadata`, kept in the message's metadata) and order
+ * applied by the store; plus any `include`d messages with their neighbours, read around each one.
  */
 export async function listMessages(
   store: Store,
@@ -67,34 +72,32 @@ export async function listMessages(
     throw invalidInput(`orderBy.field must be "createdAt" (got ${JSON.stringify(args.orderBy.field)})`);
   }
   const direction = sortDirection(args.orderBy?.direction, 'ASC');
-  const byTime = (a: MastraDBMessage, b: MastraDBMessage) => {
-    const order = a.createdAt.getTime() - b.createdAt.getTime();
-    return direction === 'ASC' ? order : -order;
-  };
-
-  const loaded = new Map<string, MastraDBMessage[]>();
-  const load = async (thread: ThreadRecord) => {
-    const id = thread.scope.threadId!;
-    let messages = loaded.get(id);
-    if (!messages) {
-      messages = toMastraMessages(await readAllMessages(store, thread.scope));
-      loaded.set(id, messages);
-    }
-    return messages;
-  };
-
   const threads = await Promise.all(
     [...new Set(threadIds)].map((threadId) => requireThread(store, namespace, { threadId, resourceId })),
   );
-  const all: MastraDBMessage[] = [];
-  for (const thread of threads) all.push(...(await load(thread)));
-  const matching = all
-    .filter((m) => inDateRange(m, args.filter?.dateRange) && matchesMetadata(m, args.filter?.metadata))
-    .sort(byTime);
-  const page = pageOf(matching, args, 40);
+  const { since, until } = timeBounds(args.filter?.dateRange);
+  const metadata = toMetadata(args.filter?.metadata);
+  const page = await readWindow(
+    (window) =>
+      until !== undefined && until < 0
+        ? Promise.resolve({ items: [], total: 0 })
+        : store.threads.findMessages({
+            threads: threads.map((thread) => thread.scope),
+            // System and tool messages are not turns Mastra replays (see `toMastraMessage`).
+            roles: ['user', 'assistant'],
+            ...(since === undefined ? {} : { since }),
+            ...(until === undefined ? {} : { until }),
+            ...(metadata === undefined ? {} : { metadata, metadataAt: [MASTRA_CONTENT_KEY, 'metadata'] }),
+            order: direction === 'ASC' ? 'asc' : 'desc',
+            ...window,
+          }),
+    args,
+    40,
+  );
 
-  const messages = [...page.items];
+  const messages = toMastraMessages(page.items);
   const seen = new Set(messages.map((m) => m.id));
+  const listed = messages.length;
   for (const include of args.include ?? []) {
     const homes = include.threadId
       ? [
@@ -105,13 +108,18 @@ export async function listMessages(
         ]
       : threads;
     for (const home of homes) {
-      for (const message of contextWindow(await load(home), include)) {
+      for (const message of toMastraMessages(await contextWindow(store, home, include))) {
         if (seen.has(message.id)) continue;
         seen.add(message.id);
         messages.push(message);
       }
     }
   }
-  if (messages.length > page.items.length) messages.sort(byTime);
+  if (messages.length > listed) {
+    messages.sort((a, b) => {
+      const order = a.createdAt.getTime() - b.createdAt.getTime();
+      return direction === 'ASC' ? order : -order;
+    });
+  }
   return { messages, total: page.total, page: page.page, perPage: page.perPage, hasMore: page.hasMore };
 }

@@ -1,21 +1,9 @@
 import type { StorageListThreadsInput, StorageListThreadsOutput } from '@mastra/core/storage';
-import { invalidInput, type Scope, type Store, StrataError, type ThreadRecord } from '@strata-memory/core';
+import { invalidInput, type Scope, type Store, StrataError } from '@strata-memory/core';
+import { toMetadata } from '../messages/json-value.ts';
 import { checkId, type Namespace, resourceScope } from '../scope/thread-scope.ts';
-import { pageOf, sortDirection } from './page-window.ts';
-import { readAllThreads } from './read-all.ts';
+import { readWindow, sortDirection } from './page-window.ts';
 import { toMastraThread } from './thread-record.ts';
-
-function jsonEquals(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  if (aKeys.length !== bKeys.length) return false;
-  return aKeys.every((key) =>
-    jsonEquals((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
-}
 
 /**
  * Where to list: one resource's threads, or every resource's in the bound org. Each resource is
@@ -35,15 +23,10 @@ function listingScope(namespace: Namespace, resourceId: string | undefined): Sco
   });
 }
 
-function inNamespace(thread: ThreadRecord, namespace: Namespace): boolean {
-  return (
-    thread.scope.userId !== undefined &&
-    thread.scope.orgId === namespace.orgId &&
-    thread.scope.agentId === namespace.agentId
-  );
-}
-
-/** Mastra's `listThreads`: filter by resource and metadata (AND), sort, then page. */
+/**
+ * Mastra's `listThreads` as one `threads.list` call per page: the namespace's threads (a resource
+ * set, the bound org and agent exactly), filtered by metadata, sorted and paged by the store.
+ */
 export async function listThreads(
   store: Store,
   namespace: Namespace,
@@ -54,16 +37,27 @@ export async function listThreads(
   if (field !== 'createdAt' && field !== 'updatedAt') {
     throw invalidInput(`orderBy.field must be "createdAt" or "updatedAt" (got ${JSON.stringify(field)})`);
   }
-  const direction = sortDirection(args.orderBy?.direction, 'DESC');
-  const metadata = Object.entries(filter.metadata ?? {});
-  const threads = (await readAllThreads(store, listingScope(namespace, filter.resourceId)))
-    .filter((thread) => inNamespace(thread, namespace))
-    .filter((thread) => metadata.every(([key, value]) => jsonEquals(thread.metadata[key], value)))
-    .sort((a, b) => {
-      const order = a[field] - b[field] || (a.scope.threadId! < b.scope.threadId! ? -1 : 1);
-      return direction === 'ASC' ? order : -order;
-    });
-  const page = pageOf(threads, args, 100);
+  const direction = sortDirection(args.orderBy?.direction, 'DESC') === 'ASC' ? 'asc' : 'desc';
+  const scope = listingScope(namespace, filter.resourceId);
+  const levels = {
+    orgId: namespace.orgId !== undefined,
+    userId: true,
+    agentId: namespace.agentId !== undefined,
+  };
+  // As saved: Mastra metadata is kept as JSON (dates as ISO strings).
+  const metadata = toMetadata(filter.metadata);
+  const page = await readWindow(
+    (window) =>
+      store.threads.list({
+        scope,
+        levels,
+        ...(metadata === undefined ? {} : { metadata }),
+        order: { field, direction },
+        ...window,
+      }),
+    args,
+    100,
+  );
   return {
     threads: page.items.map(toMastraThread),
     total: page.total,

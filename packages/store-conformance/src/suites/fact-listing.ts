@@ -141,6 +141,80 @@ export function factListingSuite(options: StoreConformanceOptions): void {
       expect(ids(page.items)).toEqual(['k06', 'k05', 'k04']);
     });
 
+    it('entityPrefixes lists the distinct ids cut at their last separator, in byte order, paged, per scope', async () => {
+      const t = newTenant();
+      for (const id of [
+        'users/ada/prefs',
+        'users/ada/diet',
+        'users/bob/prefs',
+        'users/%41da/x',
+        'notes/a',
+        'plain',
+        'x//y',
+        'z/',
+      ]) {
+        await item(t.alice, id, 1);
+      }
+      await item(t.aliceThread, 'threads/t1/a', 1);
+      await item(t.bob, 'users/zed/prefs', 1);
+      await item(t.otherOrgAlice, 'users/other/prefs', 1);
+      const superseded = await item(t.alice, 'old/gone/k', 1);
+      await store().facts.supersede({ scope: t.alice, id: superseded.id, next: { value: 2, provenance } });
+      await store().facts.insert({
+        fact: {
+          scope: t.alice,
+          entityType: 'other',
+          entityId: 'other/x',
+          key: 'value',
+          value: 1,
+          provenance,
+        },
+      });
+      const prefixes = async (extra: Record<string, unknown> = {}) =>
+        (
+          await store().facts.entityPrefixes({
+            scope: t.alice,
+            separator: '/',
+            entityType: 'store item',
+            ...extra,
+          })
+        ).items;
+      const alice = ['notes', 'old/gone', 'users/%41da', 'users/ada', 'users/bob', 'x/', 'z'];
+      expect(await prefixes()).toEqual(alice);
+      expect(await prefixes({ entityType: undefined })).toEqual([
+        'notes',
+        'old/gone',
+        'other',
+        'users/%41da',
+        'users/ada',
+        'users/bob',
+        'x/',
+        'z',
+      ]);
+      expect(await prefixes({ status: ['superseded'] })).toEqual(['old/gone']);
+      expect(await prefixes({ within: 'subtree' })).toEqual([
+        ...alice.slice(0, 2),
+        'threads/t1',
+        ...alice.slice(2),
+      ]);
+      expect(await prefixes({ key: 'other key' })).toEqual([]);
+      const paged = await allPages((cursor) =>
+        store().facts.entityPrefixes({
+          scope: t.alice,
+          separator: '/',
+          entityType: 'store item',
+          limit: 3,
+          ...(cursor ? { cursor } : {}),
+        }),
+      );
+      expect([paged.items, paged.pages]).toEqual([alice, 3]);
+      await expectCode(store().facts.entityPrefixes({ scope: t.alice, separator: '' }), 'invalid_input');
+      await expectCode(
+        store().facts.entityPrefixes({ scope: t.alice, separator: '/', cursor: 'x' }),
+        'invalid_input',
+      );
+    });
+
     it('refuses unknown operators, non-numeric comparisons, and a cursor with an offset', async () => {
       const t = newTenant();
       await item(t.alice, 'a', { n: 1 });

@@ -238,6 +238,45 @@ export function factDriver(db: Database): FactDriver {
       );
     },
 
+    async entityPrefixes({ scope, within, accessLevel, entityType, key, status, separator, limit, cursor }) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const scopeFilter =
+        within === 'exact'
+          ? exactScopeSql(scope, p)
+          : within === 'subtree'
+            ? subtreeSql(scope, p)
+            : visibleSql(scope, p);
+      const sep = p.add(separator);
+      const filters = [
+        scopeFilter,
+        `status = ANY(${p.texts(status)})`,
+        ...accessSql(accessLevel, p),
+        `strpos(entity_id, ${sep}) > 0`,
+      ];
+      if (entityType !== undefined) filters.push(`entity_type = ${p.add(entityType)}`);
+      if (key !== undefined) filters.push(`key = ${p.add(key)}`);
+      const after =
+        cursor === undefined
+          ? ''
+          : `WHERE prefix > ${p.add(decodeCursor('facts.entityPrefixes', cursor, ['string'])[0])}::text COLLATE "C"`;
+      // The id up to its last separator: `strpos` on the reversed id finds the last one.
+      const result = await db.query<{ prefix: string }>(
+        `SELECT prefix FROM (
+           SELECT DISTINCT left(entity_id, length(entity_id) - strpos(reverse(entity_id), ${sep})) COLLATE "C" AS prefix
+             FROM ${schema}.facts WHERE ${filters.join(' AND ')}
+         ) AS prefixes ${after}
+         ORDER BY prefix LIMIT ${p.add(limit + 1)}`,
+        p.values,
+      );
+      return pageOf(
+        result.rows,
+        limit,
+        (row) => row.prefix,
+        (row) => encodeCursor('facts.entityPrefixes', [row.prefix]),
+      );
+    },
+
     async history({ scope, accessLevel, entityType, entityId, key }) {
       const { schema } = await db.names();
       const p = new Params();

@@ -33,7 +33,7 @@ type AnyMethod = (args: unknown) => Promise<unknown>;
 
 /** Calls that never write: outside a transaction they may be served by a read replica. */
 const READ_ONLY: Record<keyof StoreDriverTransaction, ReadonlySet<string>> = {
-  threads: new Set(['get', 'lookup', 'list', 'listMessages', 'getMessages']),
+  threads: new Set(['get', 'lookup', 'list', 'listMessages', 'findMessages', 'getMessages']),
   episodes: new Set(['get', 'list', 'count', 'searchKeyword', 'searchVector', 'findByHash']),
   facts: new Set(['get', 'find', 'history']),
   graph: new Set(['getNodes', 'findNodes', 'listNodes', 'listEdges', 'traverse']),

@@ -5,11 +5,12 @@ import {
   type ThreadDriver,
   type ThreadRecord,
 } from '@strata-memory/core/store';
-import { decodeCursor, encodeCursor, pageOf } from '../sql/cursor.ts';
+import { encodeCursor, pageOf } from '../sql/cursor.ts';
 import { Params } from '../sql/params.ts';
-import { exactScopeSql, SCOPE_COLUMN_LIST, scopeValuesSql, subtreeSql } from '../sql/scope-filter.ts';
+import { exactScopeSql, SCOPE_COLUMN_LIST, scopeValuesSql } from '../sql/scope-filter.ts';
 import type { Database } from './database.ts';
 import { compact, int, metadataOf, optionalInt, optionalText, type ScopeRow, scopeOfRow } from './rows.ts';
+import { findMessagesSql, threadListing, threadListSql } from './thread-queries.ts';
 
 interface ThreadRow extends ScopeRow {
   title: string | null;
@@ -60,8 +61,6 @@ function messageOf(row: MessageRow): MessageRecord {
   });
 }
 
-const THREAD_ORDER = 'updated_at DESC, org_id, user_id, agent_id, thread_id';
-
 export function threadDriver(db: Database): ThreadDriver {
   return {
     async upsert({ scope, title, metadata, at }) {
@@ -99,31 +98,28 @@ export function threadDriver(db: Database): ThreadDriver {
       return result.rows.map(threadOf);
     },
 
-    async list({ scope, limit, cursor }) {
+    // The count reuses the filter's SQL with its parameters, the first ones of the page query.
+    async list(args) {
       const { schema } = await db.names();
       const p = new Params();
-      const where = [subtreeSql(scope, p)];
-      if (cursor !== undefined) {
-        const [updatedAt, org, user, agent, thread] = decodeCursor('threads', cursor, [
-          'number',
-          'string',
-          'string',
-          'string',
-          'string',
-        ]);
-        const u = p.add(updatedAt);
-        where.push(
-          `(updated_at < ${u} OR (updated_at = ${u} AND (org_id, user_id, agent_id, thread_id) >
-            (${p.add(org)}, ${p.add(user)}, ${p.add(agent)}, ${p.add(thread)})))`,
-        );
-      }
-      const result = await db.query<ThreadRow>(
-        `SELECT * FROM ${schema}.threads WHERE ${where.join(' AND ')} ORDER BY ${THREAD_ORDER} LIMIT ${p.add(limit + 1)}`,
-        p.values,
+      const { filter, filterParams, query } = threadListSql(schema, args, p);
+      const result = await db.query<ThreadRow>(query, p.values);
+      const field = args.order.field === 'createdAt' ? 'created_at' : 'updated_at';
+      const page = pageOf(result.rows, args.limit, threadOf, (row) =>
+        encodeCursor(threadListing(args.order), [
+          int(row[field]),
+          row.org_id,
+          row.user_id,
+          row.agent_id,
+          row.thread_id,
+        ]),
       );
-      return pageOf(result.rows, limit, threadOf, (row) =>
-        encodeCursor('threads', [int(row.updated_at), row.org_id, row.user_id, row.agent_id, row.thread_id]),
+      if (!args.withTotal) return page;
+      const count = await db.query<{ total: unknown }>(
+        `SELECT count(*) AS total FROM ${schema}.threads WHERE ${filter}`,
+        p.values.slice(0, filterParams),
       );
+      return { ...page, total: int(count.rows[0]!.total) };
     },
 
     async update({ scope, patch, at }) {
@@ -288,6 +284,20 @@ export function threadDriver(db: Database): ThreadDriver {
         p.values,
       );
       return result.rows.map(messageOf);
+    },
+
+    async findMessages(args) {
+      const { schema } = await db.names();
+      const p = new Params();
+      const { filter, filterParams, query } = findMessagesSql(schema, args, p);
+      const result = await db.query<MessageRow>(query, p.values);
+      const items = result.rows.map(messageOf);
+      if (!args.withTotal) return { items };
+      const count = await db.query<{ total: unknown }>(
+        `SELECT count(*) AS total FROM ${schema}.messages WHERE ${filter}`,
+        p.values.slice(0, filterParams),
+      );
+      return { items, total: int(count.rows[0]!.total) };
     },
 
     async getMessages({ scope, ids }) {

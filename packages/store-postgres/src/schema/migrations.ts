@@ -456,6 +456,19 @@ export const MIGRATIONS: readonly Migration[] = [
         (${SCOPE_KEY}, entity_type, key, last_confirmed_at DESC, entity_id, id)`,
     ],
   },
+  {
+    version: 10,
+    name: 'threads listed by creation or update time per user',
+    statements: ({ schema: s }) => [
+      // threads.list of one user's threads (every level above the thread pinned) by either time:
+      // the index gives the rows in order (read backwards for newest first), so a page reads its
+      // own rows, not every thread of the tenant.
+      `CREATE INDEX IF NOT EXISTS threads_by_created ON ${s}.threads
+        (tenant_id, org_id, user_id, agent_id, created_at, thread_id)`,
+      `CREATE INDEX IF NOT EXISTS threads_by_updated ON ${s}.threads
+        (tenant_id, org_id, user_id, agent_id, updated_at, thread_id)`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */

@@ -290,6 +290,43 @@ export function factDriver(sql: Statements, run: Runner): FactDriver {
         );
       }),
 
+    entityPrefixes: ({ scope, within, accessLevel, entityType, key, status, separator, limit, cursor }) =>
+      run.read(() => {
+        const page: PageQuery = {
+          listing: 'facts.entityPrefixes',
+          columns: [{ expr: 'prefix', direction: 'asc' }],
+          limit,
+          ...(cursor === undefined ? {} : { cursor }),
+        };
+        const { after, limit: take } = pageClauses(page);
+        const filter = allOf(
+          within === 'exact'
+            ? exactScopeClause(scope)
+            : within === 'subtree'
+              ? subtreeClause(scope)
+              : visibleClause(scope),
+          accessLevel === undefined ? undefined : { sql: 'access_level <= ?', params: [accessLevel] },
+          inClause('status', status),
+          entityType === undefined ? undefined : { sql: 'entity_type = ?', params: [entityType] },
+          key === undefined ? undefined : { sql: 'key = ?', params: [key] },
+          { sql: 'instr(entity_id, ?) > 0', params: [separator] },
+        );
+        // rtrim drops the characters after the last separator (every character of the id but the
+        // separator is in its set); substr then drops the separator itself.
+        const rows = sql.all<{ prefix: string }>(
+          `SELECT DISTINCT substr(head, 1, length(head) - 1) AS prefix
+             FROM (SELECT rtrim(entity_id, replace(entity_id, ?, '')) AS head FROM facts WHERE ${filter.sql})
+            WHERE ${after?.sql ?? '1'} ORDER BY prefix LIMIT ?`,
+          [separator, ...filter.params, ...(after?.params ?? []), take],
+        );
+        return toPage(
+          page,
+          rows,
+          (r) => [r.prefix],
+          (r) => r.prefix,
+        );
+      }),
+
     history: ({ scope, accessLevel, entityType, entityId, key }) =>
       run.read(() => {
         const where = allOf(readable(scope, accessLevel), {

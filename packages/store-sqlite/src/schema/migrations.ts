@@ -331,6 +331,16 @@ INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize');
 CREATE INDEX IF NOT EXISTS facts_by_confirmed ON facts (${scopeKey}, entity_type, key, last_confirmed_at DESC, entity_id, id);
 `,
   },
+  {
+    version: 6,
+    description: 'threads listed by creation or update time per user',
+    sql: `
+-- threads.list of one user's threads (every level above the thread pinned) by either time: the
+-- index gives the rows in order (read backwards for newest first), so a page reads its own rows.
+CREATE INDEX IF NOT EXISTS threads_by_created ON threads (tenant, org_id, user_id, agent_id, created_at, thread_id);
+CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (tenant, org_id, user_id, agent_id, updated_at, thread_id);
+`,
+  },
 ];
 
 /**

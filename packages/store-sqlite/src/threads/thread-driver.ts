@@ -10,7 +10,7 @@ import {
 } from '@strata-memory/core/store';
 import type { Runner } from '../database/session.ts';
 import type { Statements } from '../database/statements.ts';
-import { pageClauses, type SortColumn, toPage } from '../sql/cursor.ts';
+import { toPage } from '../sql/cursor.ts';
 import { fromJson, optional, setIfPresent, toJson } from '../sql/json-columns.ts';
 import {
   allOf,
@@ -19,8 +19,8 @@ import {
   type ScopeRow,
   scopeOfRow,
   scopeValues,
-  subtreeClause,
 } from '../sql/scope-sql.ts';
+import { findMessagesQuery, threadListQuery } from './thread-queries.ts';
 
 interface ThreadRow extends ScopeRow {
   title: string | null;
@@ -72,14 +72,6 @@ function toMessage(row: MessageRow): MessageRecord {
   setIfPresent(record, 'toolCallId', row.tool_call_id);
   return record;
 }
-
-const THREAD_ORDER: SortColumn[] = [
-  { expr: 'updated_at', direction: 'desc' },
-  { expr: 'org_id', direction: 'asc' },
-  { expr: 'user_id', direction: 'asc' },
-  { expr: 'agent_id', direction: 'asc' },
-  { expr: 'thread_id', direction: 'asc' },
-];
 
 /** Threads and their messages. A thread is identified by its full scope; messages by (thread, id). */
 export function threadDriver(sql: Statements, run: Runner): ThreadDriver {
@@ -200,21 +192,24 @@ export function threadDriver(sql: Statements, run: Runner): ThreadDriver {
           .map(toThread),
       ),
 
-    list: ({ scope, limit, cursor }) =>
+    list: (args) =>
       run.read(() => {
-        const page = { listing: 'threads', columns: THREAD_ORDER, limit, cursor };
-        const { after, orderBy, limit: take } = pageClauses(page);
-        const where = allOf(subtreeClause(scope), after);
-        const rows = sql.all<ThreadRow>(
-          `SELECT * FROM threads WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?`,
-          [...where.params, take],
-        );
-        return toPage(
+        const { page, query, count } = threadListQuery(args);
+        const rows = sql.all<ThreadRow>(query.sql, query.params);
+        const listed = toPage(
           page,
           rows,
-          (r) => [r.updated_at, r.org_id, r.user_id, r.agent_id, r.thread_id],
+          (r) => [
+            args.order.field === 'createdAt' ? r.created_at : r.updated_at,
+            r.org_id,
+            r.user_id,
+            r.agent_id,
+            r.thread_id,
+          ],
           toThread,
         );
+        if (!args.withTotal) return listed;
+        return { ...listed, total: sql.get<{ total: number }>(count.sql, count.params)!.total };
       }),
 
     update: ({ scope, patch, at }) =>
@@ -345,6 +340,14 @@ export function threadDriver(sql: Statements, run: Runner): ThreadDriver {
             [...where.params, limit],
           )
           .map(toMessage);
+      }),
+
+    findMessages: (args) =>
+      run.read(() => {
+        const { query, count } = findMessagesQuery(args);
+        const items = sql.all<MessageRow>(query.sql, query.params).map(toMessage);
+        if (!args.withTotal) return { items };
+        return { items, total: sql.get<{ total: number }>(count.sql, count.params)!.total };
       }),
 
     getMessages: ({ scope, ids }) =>

@@ -120,6 +120,34 @@ export function factSubStore(tables: MemoryTables): SyncSubStore<FactDriver> {
           });
     },
 
+    entityPrefixes({ scope, within, accessLevel, entityType, key, status, separator, limit, cursor }) {
+      const statuses = new Set(status);
+      const prefixes = new Set<string>();
+      for (const fact of tables.facts.tenantRows(tenantOf(scope))) {
+        if (!statuses.has(fact.status)) continue;
+        if (entityType !== undefined && fact.entityType !== entityType) continue;
+        if (key !== undefined && fact.key !== key) continue;
+        const cut = fact.entityId.lastIndexOf(separator);
+        if (cut < 0) continue;
+        const inScope =
+          within === 'exact'
+            ? sameScope(fact.scope, scope) && readable(fact, scope, accessLevel)
+            : within === 'subtree'
+              ? isInSubtree(fact.scope, scope) &&
+                (accessLevel === undefined || fact.accessLevel <= accessLevel)
+              : readable(fact, scope, accessLevel);
+        if (inScope) prefixes.add(fact.entityId.slice(0, cut));
+      }
+      return paginate({
+        listing: 'facts.entityPrefixes',
+        items: prefixes,
+        keyOf: (prefix) => [Buffer.from(prefix, 'utf8').toString('hex')],
+        directions: ['asc'],
+        limit,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+    },
+
     history({ scope, accessLevel, entityType, entityId, key }) {
       const items: FactRecord[] = [];
       for (const fact of tables.facts.tenantRows(tenantOf(scope))) {

@@ -1,10 +1,33 @@
 import { conflict, notFound } from '../../errors/strata-error.ts';
-import { isInSubtree, tenantOf } from '../../scope/scope.ts';
+import { isInSubtree, type Scope, scopeColumns, tenantOf } from '../../scope/scope.ts';
 import type { ThreadDriver } from '../contract.ts';
-import type { MessageRecord, ThreadRecord } from '../records.ts';
-import { paginate } from './pagination.ts';
+import type { JsonValue, MessageRecord, Metadata, ThreadRecord } from '../records.ts';
+import { matchesValue } from '../value-filter.ts';
+import { compareKeys, paginate } from './pagination.ts';
 import type { SyncSubStore } from './sync-sub-store.ts';
 import { compositeKey, exactScopeKey, type MemoryTables, type ThreadRow } from './tables.ts';
+
+function hasLevels(
+  scope: Scope,
+  levels: { orgId?: boolean; userId?: boolean; agentId?: boolean } | undefined,
+) {
+  if (levels === undefined) return true;
+  return (['orgId', 'userId', 'agentId'] as const).every(
+    (level) => levels[level] === undefined || levels[level] === (scope[level] !== undefined),
+  );
+}
+
+/** The value at `path` (object keys) inside `metadata`, or `undefined` when the path is missing. */
+function metadataAtPath(metadata: Metadata, path: readonly string[] | undefined): JsonValue {
+  let value: JsonValue | undefined = metadata;
+  for (const key of path ?? []) {
+    value =
+      typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)
+        ? value[key]
+        : undefined;
+  }
+  return value ?? null;
+}
 
 function sortedMessages(tables: MemoryTables, threadKey: string): MessageRecord[] {
   const messages = [...(tables.messagesByThread.get(threadKey)?.values() ?? [])];
@@ -43,18 +66,28 @@ export function threadSubStore(tables: MemoryTables): SyncSubStore<ThreadDriver>
       return keys.map((key) => row(key)!.record);
     },
 
-    list({ scope, limit, cursor }) {
+    list({ scope, levels, metadata, order, limit, offset, cursor, withTotal }) {
       const items = [...tables.threads.tenantRows(tenantOf(scope))]
         .map((r) => r.record)
-        .filter((record) => isInSubtree(record.scope, scope));
-      return paginate({
-        listing: 'threads',
+        .filter(
+          (record) =>
+            isInSubtree(record.scope, scope) &&
+            hasLevels(record.scope, levels) &&
+            (metadata === undefined || matchesValue(record.metadata, metadata)),
+        );
+      const page = paginate({
+        listing: `threads.${order.field}.${order.direction}`,
         items,
-        keyOf: (t) => [t.updatedAt, exactScopeKey(t.scope)],
-        directions: ['desc', 'asc'],
+        keyOf: (t) => {
+          const c = scopeColumns(t.scope);
+          return [t[order.field], c.org, c.user, c.agent, c.thread];
+        },
+        directions: Array(5).fill(order.direction),
         limit,
-        cursor,
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(offset === undefined ? {} : { offset }),
       });
+      return withTotal ? { ...page, total: items.length } : page;
     },
 
     update({ scope, patch, at }) {
@@ -113,6 +146,29 @@ export function threadSubStore(tables: MemoryTables): SyncSubStore<ThreadDriver>
         (m) => (afterSeq === undefined || m.seq > afterSeq) && (beforeSeq === undefined || m.seq < beforeSeq),
       );
       return order === 'asc' ? inRange.slice(0, limit) : inRange.reverse().slice(0, limit);
+    },
+
+    findMessages({ threads, since, until, roles, metadata, metadataAt, order, limit, offset, withTotal }) {
+      const matching: MessageRecord[] = [];
+      for (const key of new Set(threads.map(exactScopeKey))) {
+        for (const message of tables.messagesByThread.get(key)?.values() ?? []) {
+          if (since !== undefined && message.createdAt < since) continue;
+          if (until !== undefined && message.createdAt > until) continue;
+          if (roles !== undefined && !roles.includes(message.role)) continue;
+          if (metadata !== undefined && !matchesValue(metadataAtPath(message.metadata, metadataAt), metadata))
+            continue;
+          matching.push(message);
+        }
+      }
+      const keyOf = (m: MessageRecord) => {
+        const c = scopeColumns(m.scope);
+        return [m.createdAt, c.org, c.user, c.agent, c.thread, m.seq];
+      };
+      const directions = Array(6).fill(order);
+      matching.sort((a, b) => compareKeys(keyOf(a), keyOf(b), directions));
+      const start = offset ?? 0;
+      const items = matching.slice(start, start + limit);
+      return withTotal ? { items, total: matching.length } : { items };
     },
 
     getMessages({ scope, ids }) {
