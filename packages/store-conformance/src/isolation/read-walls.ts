@@ -298,6 +298,19 @@ export async function readEverything(
     const threadPage = await store.threads.list({ scope: reader, limit: 1000 });
     const asThread = (t: { scope: Scope }) => ({ id: threadRowId(t.scope), scope: t.scope });
     equal('threads.list', subtreeWall, threadPage.items.map(asThread), alive('thread', subtreeWall, false));
+    const byCreation = await store.threads.list({
+      scope: reader,
+      limit: 1000,
+      order: { field: 'createdAt', direction: 'asc' },
+      withTotal: true,
+    });
+    equal(
+      'threads.list by createdAt',
+      subtreeWall,
+      byCreation.items.map(asThread),
+      alive('thread', subtreeWall, false),
+    );
+    expect(byCreation.total, `threads.list total from ${from}`).toBe(byCreation.items.length);
     if (reader.threadId !== undefined) {
       const thread = await store.threads.get({ scope: reader });
       equal('threads.get', exactWall, thread ? [asThread(thread)] : [], alive('thread', exactWall, false));
@@ -310,6 +323,9 @@ export async function readEverything(
       equal('threads.listMessages', exactWall, messages.map(asMessage), expectedMessages);
       const byId = await store.threads.getMessages({ scope: reader, ids: MESSAGE_IDS });
       equal('threads.getMessages', exactWall, byId.map(asMessage), expectedMessages);
+      const found = await store.threads.findMessages({ threads: [reader], limit: 1000, withTotal: true });
+      equal('threads.findMessages', exactWall, found.items.map(asMessage), expectedMessages);
+      expect(found.total, `threads.findMessages total from ${from}`).toBe(found.items.length);
     }
 
     // The engine's reads.
