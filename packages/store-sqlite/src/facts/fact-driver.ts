@@ -81,6 +81,13 @@ const FIND_ORDER: SortColumn[] = [
   { expr: 'id', direction: 'desc' },
 ];
 
+/**
+ * The same order for a find pinned to entity ids, which matches a handful of rows: `+` keeps the
+ * planner from walking the scope's `facts_by_scope` entries in order to spare that sort (its
+ * choice before it has statistics, when it cannot tell a scope's size), so it looks the ids up.
+ */
+const PINNED_FIND_ORDER: SortColumn[] = FIND_ORDER.map((c) => ({ ...c, expr: `+${c.expr}` }));
+
 /** `order: 'confirmed'`, which the `facts_by_confirmed` index serves for one exact scope. */
 const CONFIRMED_ORDER: SortColumn[] = [
   { expr: 'last_confirmed_at', direction: 'desc' },
@@ -130,9 +137,10 @@ export function findQuery(args: Parameters<FactDriver['find']>[0]): {
 } {
   const { scope, within, accessLevel, entityType, entityId, key, where, status, limit, cursor } = args;
   const confirmed = args.order === 'confirmed';
+  const pinned = entityId !== undefined || args.entityIds !== undefined;
   const page: PageQuery = {
     listing: confirmed ? 'facts.confirmed' : 'facts',
-    columns: confirmed ? CONFIRMED_ORDER : FIND_ORDER,
+    columns: confirmed ? CONFIRMED_ORDER : pinned ? PINNED_FIND_ORDER : FIND_ORDER,
     limit,
     ...(cursor === undefined ? {} : { cursor }),
   };

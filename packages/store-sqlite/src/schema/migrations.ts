@@ -341,6 +341,16 @@ CREATE INDEX IF NOT EXISTS threads_by_created ON threads (tenant, org_id, user_i
 CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (tenant, org_id, user_id, agent_id, updated_at, thread_id);
 `,
   },
+  {
+    version: 7,
+    description: 'facts found by entity id per exact scope, whatever their type',
+    sql: `
+-- Every fact write reads the entity's current facts at its scope, of any type (one name, one
+-- identity): the index finds them by scope and entity id, so a write reads a handful of rows, not
+-- the scope, before the planner has statistics.
+CREATE INDEX IF NOT EXISTS facts_by_entity ON facts (${scopeKey}, entity_id);
+`,
+  },
 ];
 
 /**
