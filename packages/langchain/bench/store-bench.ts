@@ -1,6 +1,6 @@
 /**
- * StrataStore latency by store size: put, get, search (filter only, and with a query) and delete,
- * each timed over a sample of operations once the scope holds N items. Runs on the in-memory store
+ * StrataStore latency by store size: put, get, search (filter only, and with a query), delete and
+ * listNamespaces, each timed over a sample of operations once the scope holds N items. Runs on the in-memory store
  * and on SQLite (a temp file), with the lexical hash embedder so model time does not count.
  *
  *   pnpm --filter @strata-memory/langchain bench [-- --sizes 100,1000 --samples 20 --drivers memory,sqlite]
@@ -88,6 +88,7 @@ try {
           items.search(['notes'], { query: `${words[i % 10]} warehouse`, limit: 10 }),
         ),
         delete: await time(samples, (i) => items.delete(['notes'], `new${i}`)),
+        list: await time(samples, () => items.listNamespaces({ limit: 100 })),
       };
       results.push(row);
       await memory.close();
@@ -97,7 +98,7 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const ops = ['put', 'update', 'get', 'filter', 'query', 'delete'] as const;
+const ops = ['put', 'update', 'get', 'filter', 'query', 'delete', 'list'] as const;
 console.log(`StrataStore latency, ms (p50 / p95 over ${samples} operations)`);
 console.log(['driver', 'items', 'fill/item', ...ops].map((h) => h.padEnd(17)).join(''));
 for (const row of results) {
