@@ -15,9 +15,9 @@ import {
   exactScopeSql,
   SCOPE_COLUMN_LIST,
   scopeValuesSql,
-  subtreeSql,
   visibleByIdSql,
   visibleSql,
+  withinSql,
 } from '../sql/scope-filter.ts';
 import { valueFilterSql } from '../sql/value-filter.ts';
 import type { Database } from './database.ts';
@@ -197,12 +197,7 @@ export function factDriver(db: Database): FactDriver {
       const { schema } = await db.names();
       const p = new Params();
       const confirmed = args.order === 'confirmed';
-      const scopeFilter =
-        within === 'exact'
-          ? exactScopeSql(scope, p)
-          : within === 'subtree'
-            ? subtreeSql(scope, p)
-            : visibleSql(scope, p);
+      const scopeFilter = withinSql(scope, within, p);
       const filters = [scopeFilter, `status = ANY(${p.texts(status)})`, ...accessSql(accessLevel, p)];
       if (entityType !== undefined) filters.push(`entity_type = ${p.add(entityType)}`);
       if (entityId !== undefined) filters.push(`entity_id = ${p.add(entityId)}`);
@@ -241,12 +236,7 @@ export function factDriver(db: Database): FactDriver {
     async entityPrefixes({ scope, within, accessLevel, entityType, key, status, separator, limit, cursor }) {
       const { schema } = await db.names();
       const p = new Params();
-      const scopeFilter =
-        within === 'exact'
-          ? exactScopeSql(scope, p)
-          : within === 'subtree'
-            ? subtreeSql(scope, p)
-            : visibleSql(scope, p);
+      const scopeFilter = withinSql(scope, within, p);
       const sep = p.add(separator);
       const filters = [
         scopeFilter,

@@ -102,3 +102,16 @@ export const SCOPE_COLUMN_LIST = 'tenant_id, org_id, user_id, agent_id, thread_i
 export function accessSql(accessLevel: number | undefined, params: Params, alias?: string): string[] {
   return accessLevel === undefined ? [] : [`${column(alias, 'access_level')} <= ${params.add(accessLevel)}`];
 }
+
+/** The rows a read `within` (see `facts.find`) reaches from `scope`: visible (default), exact or subtree. */
+export function withinSql(
+  scope: Scope,
+  within: 'visible' | 'exact' | 'subtree' | undefined,
+  params: Params,
+): string {
+  return within === 'exact'
+    ? exactScopeSql(scope, params)
+    : within === 'subtree'
+      ? subtreeSql(scope, params)
+      : visibleSql(scope, params);
+}

@@ -21,8 +21,8 @@ import {
   inClause,
   type ScopeRow,
   scopeOfRow,
-  subtreeClause,
   visibleClause,
+  withinClause,
 } from '../sql/scope-sql.ts';
 import { valueFilterClause } from '../sql/value-filter-sql.ts';
 
@@ -147,11 +147,7 @@ export function findQuery(args: Parameters<FactDriver['find']>[0]): {
   const { after, orderBy, limit: take } = pageClauses(page);
   const prefix = args.entityIdPrefix;
   const filter = allOf(
-    within === 'exact'
-      ? exactScopeClause(scope)
-      : within === 'subtree'
-        ? subtreeClause(scope)
-        : visibleClause(scope),
+    withinClause(scope, within),
     accessLevel === undefined ? undefined : { sql: 'access_level <= ?', params: [accessLevel] },
     inClause('status', status),
     entityType === undefined ? undefined : { sql: 'entity_type = ?', params: [entityType] },
@@ -308,11 +304,7 @@ export function factDriver(sql: Statements, run: Runner): FactDriver {
         };
         const { after, limit: take } = pageClauses(page);
         const filter = allOf(
-          within === 'exact'
-            ? exactScopeClause(scope)
-            : within === 'subtree'
-              ? subtreeClause(scope)
-              : visibleClause(scope),
+          withinClause(scope, within),
           accessLevel === undefined ? undefined : { sql: 'access_level <= ?', params: [accessLevel] },
           inClause('status', status),
           entityType === undefined ? undefined : { sql: 'entity_type = ?', params: [entityType] },

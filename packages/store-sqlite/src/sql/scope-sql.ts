@@ -107,3 +107,12 @@ export function inClause(columnName: string, values: readonly SqlValue[]): Claus
   if (values.length === 0) return { sql: '0', params: [] };
   return { sql: `${columnName} IN ${inList(values)}`, params: [...values] };
 }
+
+/** The rows a read `within` (see `facts.find`) reaches from `scope`: visible (default), exact or subtree. */
+export function withinClause(scope: Scope, within: 'visible' | 'exact' | 'subtree' | undefined): Clause {
+  return within === 'exact'
+    ? exactScopeClause(scope)
+    : within === 'subtree'
+      ? subtreeClause(scope)
+      : visibleClause(scope);
+}
