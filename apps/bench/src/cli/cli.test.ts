@@ -172,7 +172,7 @@ describe('bench locomo', () => {
     expect(JSON.parse(folder.out())).toMatchObject({ conversations: 1, questions: 5 });
   });
 
-  it('switches recall stages off for strata with --ablate, and rejects a stage it does not know', async () => {
+  it('switches recall stages off with --ablate, sets tuning fields with --set, and rejects what it does not know', async () => {
     const argv = ['locomo', '--data', TINY_DIR, '--store', 'memory', '--embedder', 'hash', '--json'];
     const run = async (extra: string[]) => {
       const io = captureIo();
@@ -186,6 +186,19 @@ describe('bench locomo', () => {
     const bad = captureIo();
     expect(await runCli([...argv, '--ablate', 'keyword,telepathy'], bad)).toBe(2);
     expect(bad.err()).toContain('unknown telepathy');
+
+    // --set changes one knob: no keyword or vector search leaves nothing to rank, as above.
+    expect(await run(['--set', 'keyword=false,vector=false'])).toBe(0);
+    expect(await run(['--set', 'candidatePool=60'])).toBeGreaterThan(0);
+    for (const [setting, message] of [
+      ['telepathy=1', 'unknown setting "telepathy=1"'],
+      ['candidatePool=many', 'candidatePool takes a number like 120, got "many"'],
+      ['mmr=yes', 'mmr takes a boolean like true, got "yes"'],
+    ] as const) {
+      const refused = captureIo();
+      expect(await runCli([...argv, '--set', setting], refused)).toBe(2);
+      expect(refused.err()).toContain(message);
+    }
   });
 
   it('fails with exit 1 and the error code for a data directory it cannot read', async () => {

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { StrataError } from '@strata-memory/core';
+import type { RecallTuning } from '@strata-memory/core/internals';
 import { Command, CommanderError, Option } from 'commander';
 import { CORPUS_HALVES, type CorpusHalf } from '../extract/corpus.ts';
 import { extractTable } from '../extract/extract-table.ts';
 import { EXTRACTOR_KINDS, type ExtractorKind, runExtractBench } from '../extract/run-extract.ts';
-import { ABLATION_NAMES, type AblationName, ablatedTuning } from '../locomo/ablation.ts';
+import { ABLATION_NAMES, type AblationName, ablatedTuning, tuningSettings } from '../locomo/ablation.ts';
 import { locomoNotes, locomoTable } from '../locomo/locomo-table.ts';
 import { runLocomo } from '../locomo/run-locomo.ts';
 import { MAX_RANKED_ITEMS } from '../locomo/strategies/strata.ts';
@@ -49,6 +50,7 @@ interface LocomoFlags {
   strategies: StrategyName[];
   conversations?: string[];
   ablate?: AblationName[];
+  set?: Partial<RecallTuning>;
   out?: string;
   json?: boolean;
 }
@@ -122,6 +124,11 @@ function buildProgram(io: CliIo): Command {
       `switch these recall stages off for strata (${ABLATION_NAMES.join(', ')})`,
       nameList(ABLATION_NAMES),
     )
+    .option(
+      '--set <settings>',
+      'set recall tuning fields for strata, e.g. contextTurns=3,vectorWeight=1 (after --ablate)',
+      tuningSettings,
+    )
     .option('--out <file>', 'write per-question results as JSON lines')
     .option('--json', 'print one JSON object on stdout instead of the table')
     .action(async (flags: LocomoFlags) => {
@@ -134,7 +141,9 @@ function buildProgram(io: CliIo): Command {
           budgets: flags.budget,
           strategies: flags.strategies,
           ...(flags.conversations === undefined ? {} : { conversations: flags.conversations }),
-          ...(flags.ablate === undefined ? {} : { tuning: ablatedTuning(flags.ablate) }),
+          ...(flags.ablate === undefined && flags.set === undefined
+            ? {}
+            : { tuning: { ...ablatedTuning(flags.ablate ?? []), ...flags.set } }),
           ...(flags.out === undefined ? {} : { out: resolve(io.cwd ?? process.cwd(), flags.out) }),
         },
         { progress: progressBar(io.stderr) },
