@@ -100,8 +100,10 @@ describe('StrataMemory', () => {
     expect(await memory.store.threads.listMessages({ scope })).toEqual([]);
     const { history } = await strata.loadMemoryVariables({ input: 'name?' });
     expect(history).toContain('name: Ada');
-    expect(history).toContain('Relevant past episodes:');
     expect(history).not.toContain('Recent conversation:');
+    // Both turns stay in long-term memory as episodes.
+    const episodes = await memory.store.episodes.list({ scope, limit: 10 });
+    expect(episodes.items.map((e) => e.text).sort()).toEqual(['Hello Ada.', 'My name is Ada.']);
   });
 
   it('rejects ambiguous or malformed inputs and stores nothing', async () => {
