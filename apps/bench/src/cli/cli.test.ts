@@ -257,6 +257,33 @@ describe('bench perf', () => {
     expect(await runCli([...args, '--json'], plain)).toBe(0);
     expect(perfReportSchema.parse(JSON.parse(plain.out())).runs[0]!.recallStagesMs).toBeUndefined();
   });
+
+  it('keeps the loaded SQLite store with --db and measures it again without loading it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'strata-bench-db-'));
+    try {
+      const args = ['perf', '--items', '60', '--users', '3', '--queries', '3', '--no-isolate', '--json'];
+      const file = join(dir, 'perf.db');
+      const first = captureIo();
+      expect(await runCli([...args, '--db', file], first)).toBe(0);
+      const loaded = perfReportSchema.parse(JSON.parse(first.out())).runs[0]!;
+      expect(loaded.observePerSec).toBeGreaterThan(0);
+      expect(loaded.observeNoEmbedPerSec).toBeGreaterThan(0);
+
+      const again = captureIo();
+      expect(await runCli([...args, '--db', file], again)).toBe(0);
+      const reused = perfReportSchema.parse(JSON.parse(again.out())).runs[0]!;
+      expect(reused.observePerSec).toBeNull();
+      expect(reused.observeNoEmbedPerSec).toBeNull();
+      expect(reused.recallExcludingEmbeddingMs.p95).toBeGreaterThan(0);
+      expect(reused.bytesPerItem).toBeGreaterThan(0);
+
+      const postgres = captureIo();
+      expect(await runCli([...args, '--store', 'postgres', '--db', file], postgres)).not.toBe(0);
+      expect(postgres.err()).toContain('--db needs --store sqlite and a single --items size');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('bench extract', () => {

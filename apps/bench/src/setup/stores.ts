@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryStore, type Store } from '@strata-memory/core';
@@ -21,6 +21,40 @@ export interface BenchStore {
   diskBytes(): Promise<number | undefined>;
   /** Closes the store and deletes its data. */
   close(): Promise<void>;
+}
+
+/** Whether `path` exists. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A SQLite store in `file`, kept when closed so later runs can measure the same data without
+ * loading it again. `reused` tells whether the file held data before it was opened.
+ */
+export async function openKeptSqliteStore(file: string): Promise<BenchStore & { reused: boolean }> {
+  const reused = await exists(file);
+  const { sqliteStore } = await import('@strata-memory/store-sqlite');
+  const store = closingOnce(sqliteStore({ path: file }));
+  return {
+    kind: 'sqlite',
+    backend: 'sqlite file',
+    store,
+    reused,
+    diskBytes: async () => {
+      let total = 0;
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (await exists(file + suffix)) total += (await stat(file + suffix)).size;
+      }
+      return total;
+    },
+    close: () => store.close(),
+  };
 }
 
 /** Bytes of every file under `dir`. */
