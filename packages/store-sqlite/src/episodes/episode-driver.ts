@@ -55,8 +55,11 @@ function filterClause(filter: EpisodeFilter): Clause {
   );
 }
 
+/** What scoring a vector candidate reads: the row's key and its stored embedding. */
+type ScoringRow = Pick<LoadedEpisodeRow, 'row_id' | 'id' | 'embedding_norm' | 'embedding'>;
+
 /** Exact cosine similarity of the query with a row's stored float64 embedding (0 for a zero vector). */
-function cosine(query: readonly number[], queryNorm: number, row: LoadedEpisodeRow): number {
+function cosine(query: readonly number[], queryNorm: number, row: ScoringRow): number {
   if (row.embedding === null || !row.embedding_norm || queryNorm === 0) return 0;
   const embedding = decodeEmbedding(row.embedding);
   let dot = 0;
@@ -94,6 +97,17 @@ export function episodeDriver(
     const where = allOf(filter, inClause('e.row_id', rowIds));
     const rows = sql.all<LoadedEpisodeRow>(
       `SELECT ${EPISODE_SELECT} FROM ${EPISODE_FROM} WHERE ${where.sql}`,
+      where.params,
+    );
+    return new Map(rows.map((row) => [row.row_id, row]));
+  };
+
+  /** What scoring reads of `rowIds` (those passing `filter`), keyed by row id. */
+  const loadForScoring = (rowIds: readonly number[], filter?: Clause): Map<number, ScoringRow> => {
+    if (rowIds.length === 0) return new Map();
+    const where = allOf(filter, inClause('e.row_id', rowIds));
+    const rows = sql.all<ScoringRow>(
+      `SELECT e.row_id, e.id, e.embedding_norm, x.embedding FROM ${EPISODE_FROM} WHERE ${where.sql}`,
       where.params,
     );
     return new Map(rows.map((row) => [row.row_id, row]));
@@ -337,9 +351,12 @@ export function episodeDriver(
         // `oversampling` times the rows wanted, and those are re-ranked below by exact cosine.
         const coarse = partitions.vectors > vectors.options.exactLimit;
         let k = coarse ? wanted * vectors.options.oversampling : wanted;
-        // Candidates are loaded with the SQL filter applied, in the same statement: one probe per
-        // candidate (the scoring below needs their embeddings anyway).
-        let found = new Map<number, LoadedEpisodeRow>();
+        // Candidates' embeddings are loaded with the SQL filter applied, in the same statement: one
+        // probe per candidate. Whole rows are loaded for the winners only.
+        let found = new Map<number, ScoringRow>();
+        // Without a time window nearly every row passes the filter: a coarse search first ranks
+        // the packed codes, unfiltered (see VectorIndex).
+        let filterInIndex = !coarse || args.since !== undefined || args.until !== undefined;
         for (;;) {
           const neighbours = vectors.search({
             dimensions,
@@ -351,10 +368,18 @@ export function episodeDriver(
             vector: query,
             k,
             coarse,
+            filterInIndex,
           });
-          found = load(neighbours, filter);
-          // The filter columns mirror the SQL filter, so rows fall out only on a hash collision.
-          if (found.size >= wanted || neighbours.length < k || k >= MAX_K) break;
+          found = loadForScoring(neighbours, filter);
+          if (found.size >= wanted || neighbours.length < k) break;
+          // A coarse search ranks codes without the filter: when rows failed it, search again
+          // inside vec0 with the filter columns. Past that, the filter columns mirror the SQL
+          // filter, so rows fall out only on a hash collision: ask for more.
+          if (!filterInIndex) {
+            filterInIndex = true;
+            continue;
+          }
+          if (k >= MAX_K) break;
           k = Math.min(k * 4, MAX_K);
         }
 
@@ -368,13 +393,15 @@ export function episodeDriver(
           .map((r) => r.row_id);
 
         // Score every candidate from its raw bytes, then build records for the winners only.
-        for (const [rowId, row] of load(zeroIds)) found.set(rowId, row);
+        for (const [rowId, row] of loadForScoring(zeroIds)) found.set(rowId, row);
         const scored = [...found.values()].map((row) => ({
           row,
           score: cosine(query, queryNorm, row),
         }));
         scored.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
-        return scored.slice(0, args.limit).map(({ row, score }) => ({ episode: toEpisode(row), score }));
+        const winners = scored.slice(0, args.limit);
+        const rows = loadInOrder(winners.map(({ row }) => row.row_id));
+        return winners.map(({ score }, i) => ({ episode: toEpisode(rows[i]!), score }));
       }),
 
     findByHash: ({ scope, contentHashes }) =>
