@@ -22,13 +22,16 @@ function popcount(word: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** A blob as 32-bit words (copied: SQLite's buffers need not be aligned). */
+/** A blob as 32-bit words (a view when aligned, else a copy). */
 function words(blob: Uint8Array): Uint32Array {
-  return new Uint32Array(Uint8Array.from(blob).buffer);
+  const aligned = blob.byteOffset % 4 === 0 ? blob : Uint8Array.from(blob);
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
 }
 
+/** A blob of float64 row ids (a view when aligned, else a copy). */
 function rowIdsOf(blob: Uint8Array): Float64Array {
-  return new Float64Array(Uint8Array.from(blob).buffer);
+  const aligned = blob.byteOffset % 8 === 0 ? blob : Uint8Array.from(blob);
+  return new Float64Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 8);
 }
 
 function bytesOf(array: Float64Array | Uint32Array | Uint8Array): Uint8Array {
@@ -54,6 +57,9 @@ interface Block {
  */
 export class SignCodes {
   private readonly sql: Statements;
+  /** Row ids and distances of the codes a search has read so far (grown, never shrunk). */
+  private rowIds = new Float64Array(0);
+  private distances = new Uint16Array(0);
 
   constructor(sql: Statements) {
     this.sql = sql;
@@ -125,27 +131,26 @@ export class SignCodes {
   }): number[] {
     if (args.partitions.length === 0 || args.k <= 0) return [];
     const where = inClause('scope_key', args.partitions);
-    const blocks = this.sql.all<Block>(
-      `SELECT block, row_ids, codes FROM vector_code_blocks WHERE dimensions = ? AND ${where.sql}`,
-      [args.dimensions, ...where.params],
-    );
+    const blocks = this.sql
+      .prepare(`SELECT row_ids, codes FROM vector_code_blocks WHERE dimensions = ? AND ${where.sql}`)
+      .iterate(args.dimensions, ...where.params) as Iterable<Pick<Block, 'row_ids' | 'codes'>>;
     const query = words(signCode(args.vector));
     const stride = query.length;
-    let total = 0;
-    for (const b of blocks) total += b.row_ids.byteLength / 8;
-    const rowIds = new Float64Array(total);
-    const distances = new Uint16Array(total);
     const histogram = new Uint32Array(stride * 32 + 1);
-    let n = 0;
-    for (const b of blocks) {
-      const codes = words(b.codes);
-      rowIds.set(rowIdsOf(b.row_ids), n);
-      for (let offset = 0; offset < codes.length; offset += stride, n++) {
+    // Blocks are read one at a time and dropped: only row ids and distances are kept.
+    let total = 0;
+    for (const block of blocks) {
+      const count = block.row_ids.byteLength / 8;
+      this.reserve(total + count);
+      this.rowIds.set(rowIdsOf(block.row_ids), total);
+      const codes = words(block.codes);
+      for (let offset = 0, n = total; offset < codes.length; offset += stride, n++) {
         let distance = 0;
         for (let w = 0; w < stride; w++) distance += popcount(codes[offset + w]! ^ query[w]!);
-        distances[n] = distance;
+        this.distances[n] = distance;
         histogram[distance]!++;
       }
+      total += count;
     }
     // The largest distance that still makes the k nearest, and how many at it are taken.
     const k = Math.min(args.k, total);
@@ -158,15 +163,27 @@ export class SignCodes {
     for (let d = 0; d < cutoff; d++) starts[d + 1] = starts[d]! + histogram[d]!;
     const out = new Array<number>(k);
     for (let i = 0; i < total; i++) {
-      const d = distances[i]!;
+      const d = this.distances[i]!;
       if (d > cutoff) continue;
       if (d === cutoff) {
         if (atCutoff === 0) continue;
         atCutoff--;
       }
-      out[starts[d]!++] = rowIds[i]!;
+      out[starts[d]!++] = this.rowIds[i]!;
     }
     return out;
+  }
+
+  /** Room for `n` row ids and distances in the buffers searches reuse. */
+  private reserve(n: number): void {
+    if (n <= this.rowIds.length) return;
+    const size = Math.max(n, this.rowIds.length * 2);
+    const rowIds = new Float64Array(size);
+    rowIds.set(this.rowIds);
+    this.rowIds = rowIds;
+    const distances = new Uint16Array(size);
+    distances.set(this.distances);
+    this.distances = distances;
   }
 }
 
