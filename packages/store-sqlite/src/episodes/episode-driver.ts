@@ -355,8 +355,10 @@ export function episodeDriver(
         // `oversampling` times the rows wanted, and those are re-ranked below by exact cosine.
         const coarse = partitions.vectors > vectors.options.exactLimit;
         let k = coarse ? wanted * vectors.options.oversampling : wanted;
-        // Candidates' embeddings are loaded with the SQL filter applied, in the same statement: one
-        // probe per candidate. Whole rows are loaded for the winners only.
+        // Candidates are loaded with the SQL filter applied, in the same statement: one probe per
+        // candidate. A coarse search's many candidates are loaded for scoring only (key and
+        // embedding), and whole rows for the winners; an exact search's whole rows at once.
+        const loadCandidates = coarse ? loadForScoring : load;
         let found = new Map<number, ScoringRow>();
         // Without a time window nearly every row passes the filter: a coarse search first ranks
         // the packed codes, unfiltered (see VectorIndex).
@@ -374,7 +376,7 @@ export function episodeDriver(
             coarse,
             filterInIndex,
           });
-          found = loadForScoring(neighbours, filter);
+          found = loadCandidates(neighbours, filter);
           if (found.size >= wanted || neighbours.length < k) break;
           // A coarse search ranks codes without the filter: when rows failed it, search again
           // inside vec0 with the filter columns. Past that, the filter columns mirror the SQL
@@ -397,14 +399,16 @@ export function episodeDriver(
           .map((r) => r.row_id);
 
         // Score every candidate from its raw bytes, then build records for the winners only.
-        for (const [rowId, row] of loadForScoring(zeroIds)) found.set(rowId, row);
+        for (const [rowId, row] of loadCandidates(zeroIds)) found.set(rowId, row);
         const scored = [...found.values()].map((row) => ({
           row,
           score: cosine(query, queryNorm, row),
         }));
         scored.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
         const winners = scored.slice(0, args.limit);
-        const rows = loadInOrder(winners.map(({ row }) => row.row_id));
+        const rows = coarse
+          ? loadInOrder(winners.map(({ row }) => row.row_id))
+          : winners.map(({ row }) => row as LoadedEpisodeRow);
         return winners.map(({ score }, i) => ({ episode: toEpisode(rows[i]!), score }));
       }),
 
