@@ -277,6 +277,15 @@ describe('bench perf', () => {
       expect(reused.recallExcludingEmbeddingMs.p95).toBeGreaterThan(0);
       expect(reused.bytesPerItem).toBeGreaterThan(0);
 
+      // A load stopped part way (here: a smaller size) goes on from the first message it lacks.
+      const more = captureIo();
+      expect(await runCli([...args, '--items', '90', '--db', file], more)).toBe(0);
+      expect(perfReportSchema.parse(JSON.parse(more.out())).runs[0]!.items).toBe(90);
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(file, { readOnly: true });
+      expect(db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 90 });
+      db.close();
+
       const postgres = captureIo();
       expect(await runCli([...args, '--store', 'postgres', '--db', file], postgres)).not.toBe(0);
       expect(postgres.err()).toContain('--db needs --store sqlite and a single --items size');

@@ -46,7 +46,8 @@ export interface PerfOptions {
   /**
    * SQLite only, one size: keep the loaded store in this file. When the file exists, its data
    * (loaded by an earlier run with the same size, users and seed) is measured without observing
-   * the corpus again, and observe throughput is not measured.
+   * it again, and observe throughput is not measured; a load that was stopped part way goes on
+   * from the first message the file does not hold.
    */
   db?: string;
 }
@@ -136,19 +137,23 @@ function lastMessageAt(shape: CorpusShape): number {
   return at;
 }
 
-/** Observes every message of the corpus, one call each, at its own time. */
+/** Observes every message of the corpus (past the first `skip`), one call each, at its own time. */
 async function observeAll(args: {
   memory: Memory;
   clock: BenchClock;
   shape: CorpusShape;
   progress: Progress;
   label: string;
+  skip?: number;
 }): Promise<{ elapsedMs: number; lastAt: number }> {
-  args.progress.start(args.shape.items, args.label);
+  const skip = args.skip ?? 0;
+  args.progress.start(args.shape.items - skip, args.label);
   let elapsedMs = 0;
   let lastAt = 0;
+  let index = 0;
   try {
     for (const message of corpus(args.shape)) {
+      if (index++ < skip) continue;
       args.clock.set(message.at);
       const start = performance.now();
       await args.memory.observe(message.scope, {
@@ -233,16 +238,26 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
   const users = Math.min(options.users, items);
   const shape: CorpusShape = { items, users, threadLength: THREAD_LENGTH, seed: options.seed };
 
-  const bench = options.db ? await openKeptSqliteStore(options.db) : await openBenchStore(options.store);
-  const reused = 'reused' in bench && bench.reused;
+  const kept = options.db ? await openKeptSqliteStore(options.db) : undefined;
+  const bench = kept ?? (await openBenchStore(options.store));
+  const held = kept?.observed ?? 0;
+  const reused = held > 0;
   const clock = benchClock();
   const heapBefore = heapUsed();
   const memory = createMemory({ store: bench.store, clock, tokenizer, ...(embedder ? { embedder } : {}) });
   let run: Omit<PerfRun, 'observeNoEmbedPerSec' | 'peakRssMb'>;
   try {
-    const observed = reused
-      ? { elapsedMs: 0, lastAt: lastMessageAt(shape) }
-      : await observeAll({ memory, clock, shape, progress, label: `${items} items: observing` });
+    const observed =
+      held >= items
+        ? { elapsedMs: 0, lastAt: lastMessageAt(shape) }
+        : await observeAll({
+            memory,
+            clock,
+            shape,
+            progress,
+            label: `${items} items: observing`,
+            skip: held,
+          });
     const disk = await bench.diskBytes();
     const bytes = disk ?? heapUsed() - heapBefore;
     clock.set(observed.lastAt + 60_000);

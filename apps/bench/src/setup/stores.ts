@@ -35,17 +35,27 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * A SQLite store in `file`, kept when closed so later runs can measure the same data without
- * loading it again. `reused` tells whether the file held data before it was opened.
+ * loading it again. `observed` counts the messages it held when opened (0 for a new file).
  */
-export async function openKeptSqliteStore(file: string): Promise<BenchStore & { reused: boolean }> {
-  const reused = await exists(file);
+export async function openKeptSqliteStore(file: string): Promise<BenchStore & { observed: number }> {
+  const isNew = !(await exists(file));
   const { sqliteStore } = await import('@strata-memory/store-sqlite');
   const store = closingOnce(sqliteStore({ path: file }));
+  let observed = 0;
+  if (!isNew) {
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      observed = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
   return {
     kind: 'sqlite',
     backend: 'sqlite file',
     store,
-    reused,
+    observed,
     diskBytes: async () => {
       let total = 0;
       for (const suffix of ['', '-wal', '-shm']) {
