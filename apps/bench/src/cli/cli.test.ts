@@ -270,6 +270,42 @@ describe('bench perf', () => {
     expect(await runCli([...args, '--json'], plain)).toBe(0);
     expect(perfReportSchema.parse(JSON.parse(plain.out())).runs[0]!.recallStagesMs).toBeUndefined();
   });
+
+  it('keeps the loaded SQLite store with --db and measures it again without loading it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'strata-bench-db-'));
+    try {
+      const args = ['perf', '--items', '60', '--users', '3', '--queries', '3', '--no-isolate', '--json'];
+      const file = join(dir, 'perf.db');
+      const first = captureIo();
+      expect(await runCli([...args, '--db', file], first)).toBe(0);
+      const loaded = perfReportSchema.parse(JSON.parse(first.out())).runs[0]!;
+      expect(loaded.observePerSec).toBeGreaterThan(0);
+      expect(loaded.observeNoEmbedPerSec).toBeGreaterThan(0);
+
+      const again = captureIo();
+      expect(await runCli([...args, '--db', file], again)).toBe(0);
+      const reused = perfReportSchema.parse(JSON.parse(again.out())).runs[0]!;
+      expect(reused.observePerSec).toBeNull();
+      expect(reused.observeNoEmbedPerSec).toBeNull();
+      expect(reused.recallExcludingEmbeddingMs.p95).toBeGreaterThan(0);
+      expect(reused.bytesPerItem).toBeGreaterThan(0);
+
+      // A load stopped part way (here: a smaller size) goes on from the first message it lacks.
+      const more = captureIo();
+      expect(await runCli([...args, '--items', '90', '--db', file], more)).toBe(0);
+      expect(perfReportSchema.parse(JSON.parse(more.out())).runs[0]!.items).toBe(90);
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(file, { readOnly: true });
+      expect(db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 90 });
+      db.close();
+
+      const postgres = captureIo();
+      expect(await runCli([...args, '--store', 'postgres', '--db', file], postgres)).not.toBe(0);
+      expect(postgres.err()).toContain('--db needs --store sqlite and a single --items size');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('bench extract', () => {

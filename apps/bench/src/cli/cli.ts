@@ -38,6 +38,7 @@ interface PerfFlags {
   seed: number;
   isolate: boolean;
   stages?: boolean;
+  db?: string;
   json?: boolean;
 }
 
@@ -181,8 +182,18 @@ function buildProgram(io: CliIo): Command {
     .option('--seed <n>', 'corpus seed', integer({ min: 0, max: 2 ** 31 }), 1)
     .option('--no-isolate', 'run every size in this process (peak RSS then accumulates)')
     .option('--stages', 'also time each recall stage, the stages run one after another')
+    .option(
+      '--db <file>',
+      'sqlite, one size: keep the loaded store in this file; when it exists, measure it without loading again',
+    )
     .option('--json', 'print one JSON object on stdout instead of the table')
     .action(async (flags: PerfFlags) => {
+      if (flags.db !== undefined && (flags.store !== 'sqlite' || flags.items.length !== 1)) {
+        throw new StrataError({
+          code: 'invalid_input',
+          message: '--db needs --store sqlite and a single --items size',
+        });
+      }
       const report = await runPerf(
         {
           store: flags.store,
@@ -193,6 +204,7 @@ function buildProgram(io: CliIo): Command {
           seed: flags.seed,
           isolate: flags.isolate,
           stages: flags.stages ?? false,
+          ...(flags.db !== undefined ? { db: resolve(io.cwd ?? process.cwd(), flags.db) } : {}),
         },
         {
           progress: progressBar(io.stderr),

@@ -30,8 +30,8 @@ export function perfTable(report: PerfReport): string {
     ],
     rows: runs.map((run) => [
       count(run.items),
-      count(run.observePerSec),
-      count(run.observeNoEmbedPerSec),
+      count(run.observePerSec ?? undefined),
+      count(run.observeNoEmbedPerSec ?? undefined),
       millis(run.recallLatencyMs.p50),
       millis(run.recallLatencyMs.p95),
       `${millis(run.warmRecallLatencyMs.p50)} / ${millis(run.warmRecallLatencyMs.p95)}`,

@@ -17,7 +17,7 @@ import { z } from 'zod/v4';
 import type { Progress } from '../cli/progress.ts';
 import { type BenchClock, benchClock } from '../setup/bench-clock.ts';
 import { createEmbedder, type EmbedderKind } from '../setup/embedders.ts';
-import { openBenchStore, type StoreKind } from '../setup/stores.ts';
+import { openBenchStore, openKeptSqliteStore, type StoreKind } from '../setup/stores.ts';
 import { latencySummary } from '../stats/percentile.ts';
 import { type CorpusShape, corpus, corpusQuestion, corpusVocabulary, userScope } from './corpus.ts';
 import { seededRandom } from './random.ts';
@@ -43,14 +43,22 @@ export interface PerfOptions {
   isolate: boolean;
   /** Also time each recall stage, the stages run one after another (core's `onStages`). */
   stages: boolean;
+  /**
+   * SQLite only, one size: keep the loaded store in this file. When the file exists, its data
+   * (loaded by an earlier run with the same size, users and seed) is measured without observing
+   * it again, and observe throughput is not measured; a load that was stopped part way goes on
+   * from the first message the file does not hold.
+   */
+  db?: string;
 }
 
 const latencyShape = z.object({ p50: z.number(), p95: z.number() });
 
 export const perfRunSchema = z.object({
   items: z.number().int(),
-  observePerSec: z.number(),
-  observeNoEmbedPerSec: z.number(),
+  /** Null when the store was loaded by an earlier run (`--db`). */
+  observePerSec: z.number().nullable(),
+  observeNoEmbedPerSec: z.number().nullable(),
   /** The process's first round of recalls: connections, statements and caches still warming up. */
   recallLatencyMs: latencyShape,
   /** A second round of as many new questions, in the same process after the first: steady state. */
@@ -122,19 +130,30 @@ function primedEmbedder(embedder: Embedder): { embedder: Embedder; prime(query: 
   };
 }
 
-/** Observes every message of the corpus, one call each, at its own time. */
+/** When the corpus's last message was said. */
+function lastMessageAt(shape: CorpusShape): number {
+  let at = 0;
+  for (const message of corpus(shape)) at = message.at;
+  return at;
+}
+
+/** Observes every message of the corpus (past the first `skip`), one call each, at its own time. */
 async function observeAll(args: {
   memory: Memory;
   clock: BenchClock;
   shape: CorpusShape;
   progress: Progress;
   label: string;
+  skip?: number;
 }): Promise<{ elapsedMs: number; lastAt: number }> {
-  args.progress.start(args.shape.items, args.label);
+  const skip = args.skip ?? 0;
+  args.progress.start(args.shape.items - skip, args.label);
   let elapsedMs = 0;
   let lastAt = 0;
+  let index = 0;
   try {
     for (const message of corpus(args.shape)) {
+      if (index++ < skip) continue;
       args.clock.set(message.at);
       const start = performance.now();
       await args.memory.observe(message.scope, {
@@ -219,13 +238,26 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
   const users = Math.min(options.users, items);
   const shape: CorpusShape = { items, users, threadLength: THREAD_LENGTH, seed: options.seed };
 
-  const bench = await openBenchStore(options.store);
+  const kept = options.db ? await openKeptSqliteStore(options.db) : undefined;
+  const bench = kept ?? (await openBenchStore(options.store));
+  const held = kept?.observed ?? 0;
+  const reused = held > 0;
   const clock = benchClock();
   const heapBefore = heapUsed();
   const memory = createMemory({ store: bench.store, clock, tokenizer, ...(embedder ? { embedder } : {}) });
   let run: Omit<PerfRun, 'observeNoEmbedPerSec' | 'peakRssMb'>;
   try {
-    const observed = await observeAll({ memory, clock, shape, progress, label: `${items} items: observing` });
+    const observed =
+      held >= items
+        ? { elapsedMs: 0, lastAt: lastMessageAt(shape) }
+        : await observeAll({
+            memory,
+            clock,
+            shape,
+            progress,
+            label: `${items} items: observing`,
+            skip: held,
+          });
     const disk = await bench.diskBytes();
     const bytes = disk ?? heapUsed() - heapBefore;
     clock.set(observed.lastAt + 60_000);
@@ -331,7 +363,7 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
       : undefined;
     run = {
       items,
-      observePerSec: items / (observed.elapsedMs / 1000),
+      observePerSec: reused ? null : items / (observed.elapsedMs / 1000),
       recallLatencyMs: latencySummary(first.wallMs),
       warmRecallLatencyMs: latencySummary(warm.wallMs),
       recallCpuMs: latencySummary(first.cpuMs),
@@ -348,6 +380,7 @@ export async function runPerfSize(options: PerfOptions, items: number, progress:
     await bench.close();
   }
 
+  if (reused) return { ...run, observeNoEmbedPerSec: null, peakRssMb: peakRssMb() };
   const sample = Math.min(items, NO_EMBED_SAMPLE);
   const observeNoEmbedPerSec = await observeWithoutEmbedding({
     store: options.store,
@@ -381,6 +414,7 @@ async function runPerfSizeIsolated(options: PerfOptions, items: number): Promise
     '--no-isolate',
     '--json',
     ...(options.stages ? ['--stages'] : []),
+    ...(options.db ? ['--db', options.db] : []),
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';

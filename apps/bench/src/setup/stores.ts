@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryStore, type Store } from '@strata-memory/core';
@@ -21,6 +21,50 @@ export interface BenchStore {
   diskBytes(): Promise<number | undefined>;
   /** Closes the store and deletes its data. */
   close(): Promise<void>;
+}
+
+/** Whether `path` exists. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A SQLite store in `file`, kept when closed so later runs can measure the same data without
+ * loading it again. `observed` counts the messages it held when opened (0 for a new file).
+ */
+export async function openKeptSqliteStore(file: string): Promise<BenchStore & { observed: number }> {
+  const isNew = !(await exists(file));
+  const { sqliteStore } = await import('@strata-memory/store-sqlite');
+  const store = closingOnce(sqliteStore({ path: file }));
+  let observed = 0;
+  if (!isNew) {
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      observed = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+  return {
+    kind: 'sqlite',
+    backend: 'sqlite file',
+    store,
+    observed,
+    diskBytes: async () => {
+      let total = 0;
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (await exists(file + suffix)) total += (await stat(file + suffix)).size;
+      }
+      return total;
+    },
+    close: () => store.close(),
+  };
 }
 
 /** Bytes of every file under `dir`. */

@@ -30,7 +30,7 @@ import {
   type LoadedEpisodeRow,
   toEpisode,
 } from './episode-rows.ts';
-import { queryTerms, searchTextOf, termsMatchExpression } from './keyword-query.ts';
+import { queryTerms, searchTextOf, termsMatchExpression, visibleScopeTokens } from './keyword-query.ts';
 import type { TermStatistics } from './term-statistics.ts';
 import { isIndexable, MAX_K, type VectorIndex } from './vector-index.ts';
 
@@ -55,8 +55,11 @@ function filterClause(filter: EpisodeFilter): Clause {
   );
 }
 
+/** What scoring a vector candidate reads: the row's key and its stored embedding. */
+type ScoringRow = Pick<LoadedEpisodeRow, 'row_id' | 'id' | 'embedding_norm' | 'embedding'>;
+
 /** Exact cosine similarity of the query with a row's stored float64 embedding (0 for a zero vector). */
-function cosine(query: readonly number[], queryNorm: number, row: LoadedEpisodeRow): number {
+function cosine(query: readonly number[], queryNorm: number, row: ScoringRow): number {
   if (row.embedding === null || !row.embedding_norm || queryNorm === 0) return 0;
   const embedding = decodeEmbedding(row.embedding);
   let dot = 0;
@@ -94,6 +97,17 @@ export function episodeDriver(
     const where = allOf(filter, inClause('e.row_id', rowIds));
     const rows = sql.all<LoadedEpisodeRow>(
       `SELECT ${EPISODE_SELECT} FROM ${EPISODE_FROM} WHERE ${where.sql}`,
+      where.params,
+    );
+    return new Map(rows.map((row) => [row.row_id, row]));
+  };
+
+  /** What scoring reads of `rowIds` (those passing `filter`), keyed by row id. */
+  const loadForScoring = (rowIds: readonly number[], filter?: Clause): Map<number, ScoringRow> => {
+    if (rowIds.length === 0) return new Map();
+    const where = allOf(filter, inClause('e.row_id', rowIds));
+    const rows = sql.all<ScoringRow>(
+      `SELECT e.row_id, e.id, e.embedding_norm, x.embedding FROM ${EPISODE_FROM} WHERE ${where.sql}`,
       where.params,
     );
     return new Map(rows.map((row) => [row.row_id, row]));
@@ -293,7 +307,11 @@ export function episodeDriver(
         const words = queryTerms(args.query);
         if (words.length === 0) return [];
         const where = filterClause(args);
-        const match = termsMatchExpression(words, args.scope);
+        // When the reader's scopes hold the whole index (one tenant), matching their scope tokens
+        // only makes FTS5 read one more long doclist per row: match the words alone (the filter
+        // checks scopes; counts gone stale at worst make a search fall back to the joined one).
+        const scope = terms.coversIndex(visibleScopeTokens(args.scope)) ? undefined : args.scope;
+        const match = termsMatchExpression(words, scope);
         let ranked: RankedRow[] | undefined;
         // Words in most episodes weigh next to nothing in BM25 but make FTS5 rank most of the
         // reader's episodes: search without them first (see TermStatistics). That answer stands
@@ -301,7 +319,7 @@ export function episodeDriver(
         const common = terms.commonWords(words);
         if (common.size > 0) {
           const rare = words.filter((word) => !common.has(word));
-          const pruned = rankInIndex(termsMatchExpression(rare, args.scope), where, args.limit);
+          const pruned = rankInIndex(termsMatchExpression(rare, scope), where, args.limit);
           if (pruned.exact && pruned.rows.length === args.limit) ranked = pruned.rows;
         }
         if (!ranked) {
@@ -338,8 +356,13 @@ export function episodeDriver(
         const coarse = partitions.vectors > vectors.options.exactLimit;
         let k = coarse ? wanted * vectors.options.oversampling : wanted;
         // Candidates are loaded with the SQL filter applied, in the same statement: one probe per
-        // candidate (the scoring below needs their embeddings anyway).
-        let found = new Map<number, LoadedEpisodeRow>();
+        // candidate. A coarse search's many candidates are loaded for scoring only (key and
+        // embedding), and whole rows for the winners; an exact search's whole rows at once.
+        const loadCandidates = coarse ? loadForScoring : load;
+        let found = new Map<number, ScoringRow>();
+        // Without a time window nearly every row passes the filter: a coarse search first ranks
+        // the packed codes, unfiltered (see VectorIndex).
+        let filterInIndex = !coarse || args.since !== undefined || args.until !== undefined;
         for (;;) {
           const neighbours = vectors.search({
             dimensions,
@@ -351,10 +374,18 @@ export function episodeDriver(
             vector: query,
             k,
             coarse,
+            filterInIndex,
           });
-          found = load(neighbours, filter);
-          // The filter columns mirror the SQL filter, so rows fall out only on a hash collision.
-          if (found.size >= wanted || neighbours.length < k || k >= MAX_K) break;
+          found = loadCandidates(neighbours, filter);
+          if (found.size >= wanted || neighbours.length < k) break;
+          // A coarse search ranks codes without the filter: when rows failed it, search again
+          // inside vec0 with the filter columns. Past that, the filter columns mirror the SQL
+          // filter, so rows fall out only on a hash collision: ask for more.
+          if (!filterInIndex) {
+            filterInIndex = true;
+            continue;
+          }
+          if (k >= MAX_K) break;
           k = Math.min(k * 4, MAX_K);
         }
 
@@ -368,13 +399,17 @@ export function episodeDriver(
           .map((r) => r.row_id);
 
         // Score every candidate from its raw bytes, then build records for the winners only.
-        for (const [rowId, row] of load(zeroIds)) found.set(rowId, row);
+        for (const [rowId, row] of loadCandidates(zeroIds)) found.set(rowId, row);
         const scored = [...found.values()].map((row) => ({
           row,
           score: cosine(query, queryNorm, row),
         }));
         scored.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
-        return scored.slice(0, args.limit).map(({ row, score }) => ({ episode: toEpisode(row), score }));
+        const winners = scored.slice(0, args.limit);
+        const rows = coarse
+          ? loadInOrder(winners.map(({ row }) => row.row_id))
+          : winners.map(({ row }) => row as LoadedEpisodeRow);
+        return winners.map(({ score }, i) => ({ episode: toEpisode(rows[i]!), score }));
       }),
 
     findByHash: ({ scope, contentHashes }) =>

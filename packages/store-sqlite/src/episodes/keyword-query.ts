@@ -65,8 +65,15 @@ export function matchExpression(query: string, scope: Scope): string | undefined
   return terms.length === 0 ? undefined : termsMatchExpression(terms, scope);
 }
 
-/** The FTS5 MATCH expression for query terms (from `queryTerms`, at least one) read at `scope`. */
-export function termsMatchExpression(terms: readonly string[], scope: Scope): string {
+/**
+ * The FTS5 MATCH expression for query terms (from `queryTerms`, at least one) read at `scope`, or
+ * over every scope when `scope` is undefined (for a reader whose scopes hold the whole index: the
+ * caller's filter still checks each row). The scope column weighs 0 in BM25 and a row's length
+ * counts every column either way, so both rank alike.
+ */
+export function termsMatchExpression(terms: readonly string[], scope: Scope | undefined): string {
+  const body = `body : (${terms.map((term) => `"${term}"`).join(' OR ')})`;
+  if (!scope) return body;
   const scopes = visibleScopeTokens(scope).map((token) => `"${token}"`);
-  return `scope_key : (${scopes.join(' OR ')}) AND body : (${terms.map((term) => `"${term}"`).join(' OR ')})`;
+  return `scope_key : (${scopes.join(' OR ')}) AND ${body}`;
 }

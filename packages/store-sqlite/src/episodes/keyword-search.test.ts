@@ -308,4 +308,80 @@ describe('TermStatistics', () => {
     await store.close();
     rmSync(folder, { recursive: true, force: true });
   });
+
+  it('tells whether a reader’s scopes hold every indexed episode', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'strata-terms-'));
+    const store = sqliteStore({ path: join(folder, 'memory.db') });
+    const put = (scope: Scope, count: number) =>
+      store.episodes.put({
+        episodes: Array.from({ length: count }, (_, i) => ({
+          scope,
+          text: `invoice ${i}`,
+          occurredAt: i,
+          provenance: { source: 'api' as const },
+        })),
+      });
+    const ann = { orgId: 'acme', userId: 'ann' };
+    await put(ann, 3);
+    await put({ orgId: 'acme' }, 2);
+    const db = new DatabaseSync(join(folder, 'memory.db'));
+    const statistics = new TermStatistics(new Statements(db));
+    expect(statistics.coversIndex(visibleScopeTokens(ann))).toBe(true);
+    expect(statistics.coversIndex(visibleScopeTokens({ orgId: 'acme' }))).toBe(false);
+    await put({ orgId: 'acme', userId: 'bob' }, 1);
+    expect(statistics.coversIndex(visibleScopeTokens(ann), Date.now() + 60_000)).toBe(false);
+    statistics.close();
+    db.close();
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+});
+
+describe('keyword search of a reader who held the whole index', () => {
+  it('ranks as with scope tokens, and never returns rows that other scopes added since', async () => {
+    const store = sqliteStore({ path: ':memory:' });
+    const ann: Scope = { orgId: 'acme', userId: 'ann' };
+    const put = (scope: Scope, prefix: string, texts: string[]) =>
+      store.episodes.put({
+        episodes: texts.map((text, i) => ({
+          id: `${prefix}-${String(i).padStart(3, '0')}`,
+          scope,
+          text,
+          occurredAt: i,
+          provenance: { source: 'api' as const },
+        })),
+      });
+    await put(
+      ann,
+      'ann',
+      Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? 'invoice overdue invoice' : `invoice number ${i}`)),
+    );
+    const search = async (scope: Scope, limit: number) =>
+      (await store.episodes.searchKeyword({ scope, query: 'overdue invoice', limit })).map((h) => [
+        h.episode.id,
+        h.score,
+      ]);
+    const alone = await search(ann, 5);
+    expect(alone.slice(0, 5).map(([id]) => id)).toEqual([
+      'ann-000',
+      'ann-004',
+      'ann-008',
+      'ann-012',
+      'ann-016',
+    ]);
+
+    // Another user's rows, better matches, right after: statistics up to 30 s old still say ann's
+    // scopes hold everything, and only her rows come back, in the same order (BM25's term
+    // weights count every row of the index, so the scores change).
+    await put(
+      { orgId: 'acme', userId: 'bob' },
+      'bob',
+      Array.from({ length: 60 }, () => 'overdue invoice overdue'),
+    );
+    expect((await search(ann, 5)).map(([id]) => id)).toEqual(alone.map(([id]) => id));
+    const all = await search(ann, 40);
+    expect(all).toHaveLength(40);
+    expect(all.every(([id]) => String(id).startsWith('ann-'))).toBe(true);
+    await store.close();
+  });
 });

@@ -66,6 +66,17 @@ export class TermStatistics {
     return pruned;
   }
 
+  /**
+   * Whether the rows under these exact-scope tokens (`visibleScopeTokens`) are every row of the
+   * index (each row holds one such token), by counts up to `TTL_MS` old.
+   */
+  coversIndex(scopeTokens: readonly string[], now = Date.now()): boolean {
+    const total = this.documentCount(now);
+    let visible = 0;
+    for (const token of new Set(scopeTokens)) visible += this.documentFrequency(token, now);
+    return visible >= total;
+  }
+
   close(): void {
     this.tokenizer?.close();
     this.tokenizer = undefined;

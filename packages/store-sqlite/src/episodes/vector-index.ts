@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Scope, visibleScopeRows } from '@strata-memory/core/store';
 import type { Statements } from '../database/statements.ts';
 import { inClause, type SqlValue, scopeValues } from '../sql/scope-sql.ts';
+import { SignCodes } from './sign-codes.ts';
 
 /**
  * Episode embeddings in sqlite-vec `vec0` tables, one per vector size, created on first use.
@@ -19,7 +20,9 @@ import { inClause, type SqlValue, scopeValues } from '../sql/scope-sql.ts';
  * distance at a fraction of the cost. sqlite-vec 0.1 searches by brute force, so a search whose
  * visible partitions hold more vectors than `exactLimit` goes through the sign bits for
  * `oversampling` times the rows asked for, and the caller re-ranks those by exact cosine; smaller
- * ones are searched exactly. `vector_scopes` counts each scope's vectors per size to choose. Zero
+ * ones are searched exactly. The sign bits are also packed in blocks (`SignCodes`), which a coarse
+ * search may rank in process, unfiltered: vec0 keeps its top k per chunk of `chunkSize` vectors,
+ * at a cost that grows with k and the number of chunks. `vector_scopes` counts each scope's vectors per size to choose. Zero
  * vectors have no direction and are not indexed (their score is 0).
  *
  * Every partition takes at least one chunk (`chunkSize` vectors) of space, so very many scopes
@@ -47,6 +50,11 @@ export interface VectorQuery {
   k: number;
   /** Search the sign bits (approximate) instead of the float vectors. */
   coarse: boolean;
+  /**
+   * With `coarse`: search inside vec0 with the filter columns applied (false: rank the packed
+   * codes, unfiltered, which is much faster when nearly every row passes the filter).
+   */
+  filterInIndex: boolean;
 }
 
 export interface VectorIndexOptions {
@@ -122,10 +130,12 @@ export class VectorIndex {
   /** Sizes whose table is known to exist; cleared on rollback, which may undo a table's creation. */
   private readonly tables = new Set<number>();
   private readonly sql: Statements;
+  private readonly codes: SignCodes;
   readonly options: VectorIndexOptions;
 
   constructor(sql: Statements, options: VectorIndexOptions) {
     this.sql = sql;
+    this.codes = new SignCodes(sql);
     this.options = options;
   }
 
@@ -175,6 +185,7 @@ export class VectorIndex {
         signBits(entry.vector),
       ],
     );
+    this.codes.add({ dimensions, scopeKey: key, rowId: entry.rowId, vector: entry.vector });
     this.sql.run(
       `INSERT INTO vector_scopes (scope_key, dimensions, vectors) VALUES (?, ?, 1)
        ON CONFLICT (scope_key, dimensions) DO UPDATE SET vectors = vectors + 1`,
@@ -196,15 +207,18 @@ export class VectorIndex {
   remove(dimensions: number, rows: ReadonlyArray<{ rowId: number; scope: Scope }>): void {
     if (rows.length === 0 || !this.has(dimensions)) return;
     const table = vectorTableName(dimensions);
-    const perScope = new Map<bigint, number>();
+    const perScope = new Map<bigint, Set<number>>();
     for (const row of rows) {
       this.sql.run(`DELETE FROM ${table} WHERE rowid = ?`, [BigInt(row.rowId)]);
       const key = scopeHash(scopeValues(row.scope));
-      perScope.set(key, (perScope.get(key) ?? 0) + 1);
+      const ids = perScope.get(key) ?? new Set<number>();
+      ids.add(row.rowId);
+      perScope.set(key, ids);
     }
-    for (const [key, count] of perScope) {
+    for (const [key, rowIds] of perScope) {
+      this.codes.remove({ dimensions, scopeKey: key, rowIds });
       this.sql.run('UPDATE vector_scopes SET vectors = vectors - ? WHERE scope_key = ? AND dimensions = ?', [
-        count,
+        rowIds.size,
         key,
         dimensions,
       ]);
@@ -219,6 +233,14 @@ export class VectorIndex {
     if (query.partitions.length === 0 || !this.has(query.dimensions)) return [];
     const norm = Math.sqrt(query.vector.reduce((sum, x) => sum + x * x, 0));
     if (!isIndexable(norm)) return [];
+    if (query.coarse && !query.filterInIndex) {
+      return this.codes.nearest({
+        dimensions: query.dimensions,
+        partitions: query.partitions,
+        vector: query.vector,
+        k: Math.min(query.k, MAX_K),
+      });
+    }
     const filters: Array<{ sql: string; params: SqlValue[] }> = [
       inClause('scope_key', query.partitions),
       inClause('status', query.statuses),

@@ -117,6 +117,8 @@ describe.each([
     ]);
     expectIds(await ids({ status: ['archived'] }), 'archived');
     expectIds(await ids({ until: 10, accessLevel: 0 }), 'early');
+    // No time window: the nearest rows (archived, then secret) all fail the filter.
+    expectIds(await ids({ accessLevel: 1 }), 'early');
 
     // An update moves a row in or out of the filter.
     await store.episodes.update({ scope: alice, id: 'archived-00000', patch: { status: 'active' } });

@@ -190,6 +190,44 @@ describe('schema migrations', () => {
     check.close();
   });
 
+  it('packs the sign codes of vectors indexed before version 8, and coarse search finds them', async () => {
+    const scope = { orgId: 'acme', userId: 'ann' };
+    // One row in ten points the query's way; the others the opposite way (every sign flipped).
+    const query = [1, -3, 0.5, -1];
+    const vectors = Array.from({ length: 300 }, (_, i) =>
+      i % 10 === 0 ? query : query.map((x, d) => -x * (1 + ((i + d) % 5) / 10)),
+    );
+    const before = sqliteStore({ path });
+    await before.episodes.put({
+      episodes: vectors.map((embedding, i) => ({
+        id: `v-${String(i).padStart(3, '0')}`,
+        scope,
+        text: `vector ${i}`,
+        occurredAt: i,
+        embedding,
+        provenance: { source: 'api' as const },
+      })),
+    });
+    await before.close();
+    // Back to version 7: the same rows, with no codes.
+    const db = new DatabaseSync(path);
+    db.exec(`DROP TABLE vector_code_blocks; UPDATE strata_meta SET value = '7' WHERE key = 'schema_version'`);
+    db.close();
+
+    const store = sqliteStore({ path, exactVectorLimit: 0, vectorOversampling: 1 });
+    expect(versionOf(path)).toBe(SCHEMA_VERSION);
+    const check = new DatabaseSync(path);
+    const packed = check
+      .prepare('SELECT sum(length(row_ids)) / 8 AS n, sum(length(codes)) AS bytes FROM vector_code_blocks')
+      .get() as { n: number; bytes: number };
+    check.close();
+    expect(packed).toEqual({ n: 300, bytes: 300 * 4 });
+    const found = await store.episodes.searchVector({ scope, vector: query, limit: 5 });
+    expect(found).toHaveLength(5);
+    for (const hit of found) expect(hit.score).toBeCloseTo(1, 12);
+    await store.close();
+  });
+
   it('refuses a database from a newer version with schema_version, and leaves it untouched', async () => {
     const store = sqliteStore({ path });
     await store.close();

@@ -1,5 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { StrataError } from '@strata-memory/core/store';
+import { Statements } from '../database/statements.ts';
+import { decodeEmbedding, euclideanNorm } from '../episodes/episode-rows.ts';
+import { SignCodes } from '../episodes/sign-codes.ts';
+import { isIndexable, scopeHash } from '../episodes/vector-index.ts';
+import { type ScopeRow, scopeOfRow, scopeValues } from '../sql/scope-sql.ts';
 
 /**
  * The schema, as an ordered list of migrations. Each runs once, in a transaction, and the schema
@@ -351,6 +356,23 @@ CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (tenant, org_id, user_i
 CREATE INDEX IF NOT EXISTS facts_by_entity ON facts (${scopeKey}, entity_id);
 `,
   },
+  {
+    version: 8,
+    description: 'sign-bit codes of indexed vectors packed in blocks per partition (fast coarse search)',
+    sql: `
+-- The sign bits of every vector in the vec0 tables, by vector size and scope hash (the vec0
+-- partition), packed in blocks: row ids as float64, codes as 32-bit words (see SignCodes).
+CREATE TABLE IF NOT EXISTS vector_code_blocks (
+  dimensions INTEGER NOT NULL,
+  scope_key INTEGER NOT NULL,
+  block INTEGER NOT NULL,
+  row_ids BLOB NOT NULL,
+  codes BLOB NOT NULL,
+  PRIMARY KEY (dimensions, scope_key, block)
+) STRICT, WITHOUT ROWID;
+`,
+    apply: packSignCodes,
+  },
 ];
 
 /**
@@ -393,6 +415,28 @@ function partitionVectorsByScope(db: DatabaseSync): void {
     db.prepare('UPDATE vector_indexes SET table_name = ? WHERE dimensions = ?').run(table, dimensions);
   }
   db.exec('DROP TABLE vector_partitions');
+}
+
+/**
+ * Migration 8's data step: the codes of the vectors already indexed (episodes with a non-zero
+ * embedding), from their stored embeddings, in row order (any codes there are rebuilt).
+ */
+function packSignCodes(db: DatabaseSync): void {
+  db.exec('DELETE FROM vector_code_blocks');
+  const codes = new SignCodes(new Statements(db));
+  const rows = db
+    .prepare(
+      `SELECT e.row_id, e.tenant, e.org_id, e.user_id, e.agent_id, e.thread_id, x.embedding
+         FROM episodes e JOIN episode_embeddings x ON x.row_id = e.row_id
+        WHERE e.embedding_norm > 0 ORDER BY e.row_id`,
+    )
+    .iterate() as Iterable<ScopeRow & { row_id: number; embedding: Uint8Array }>;
+  for (const row of rows) {
+    const vector = decodeEmbedding(row.embedding);
+    if (!isIndexable(euclideanNorm(vector))) continue;
+    const scopeKey = scopeHash(scopeValues(scopeOfRow(row)));
+    codes.add({ dimensions: vector.length, scopeKey, rowId: row.row_id, vector });
+  }
 }
 
 /** The schema version this driver writes. */
