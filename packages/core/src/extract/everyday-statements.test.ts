@@ -58,3 +58,35 @@ describe('one key across phrasings', () => {
     ]);
   });
 });
+
+describe('a change stated as done', () => {
+  it.each([
+    [
+      ['The board meeting is on 12 June.', 'We moved the board meeting to 19 June.'],
+      [
+        ['entity', 'board meeting', 'date', '12 June'],
+        ['entity', 'board meeting', 'date', '19 June'],
+      ],
+    ],
+    [
+      [
+        'The trial period for new accounts is 14 days.',
+        'We changed the trial period for new accounts to 30 days.',
+      ],
+      [
+        ['entity', 'new accounts', 'trial period', '14 days'],
+        ['entity', 'new accounts', 'trial period', '30 days'],
+      ],
+    ],
+    [['Kestrel Metals changed the deposit to 10%.'], [['entity', 'Kestrel Metals', 'deposit', '10%']]],
+  ])('reads %j as the new value of the same key', async (turns, expected) => {
+    expect(await read(turns)).toEqual(expected);
+  });
+
+  it.each([['I changed my mind to be honest.'], ['We moved the team to Berlin.']])(
+    'reads nothing from %j',
+    async (turn) => {
+      expect(await read([turn])).toEqual([]);
+    },
+  );
+});

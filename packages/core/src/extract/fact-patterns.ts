@@ -246,7 +246,39 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     out.push({ ...parsed, value });
   }
   if (out.length > 0) return out;
+  const change = statedChange(text);
+  if (change) {
+    // Only an owner the sentence names: "we moved the team to Berlin" says where, not what.
+    const changed = statementFacts(`${change.subject} is ${change.value}`, ctx).filter(
+      (f) => f.entity !== UNRESOLVED_ENTITY,
+    );
+    if (changed.length > 0) return changed;
+  }
   return verbFacts(text, ctx.knownEntities) ?? [];
+}
+
+const STATED_CHANGE =
+  /^(we|i|they|(?:\p{Lu}[\p{L}\p{N}&.-]*\s+){0,3}\p{Lu}[\p{L}\p{N}&.-]*)\s+(?:have\s+|has\s+|just\s+)?(?:moved|changed|pushed|shifted|rescheduled|raised|lowered|increased|decreased|reduced|cut|extended|shortened|updated|bumped|upgraded|downgraded)\s+(.+?)\s+to\s+(.+)$/u;
+
+/**
+ * A change stated as done, read as the new value: "We moved the board meeting to 19 June" states
+ * the board meeting is on 19 June; "Kestrel Metals changed the deposit to 10%" states Kestrel
+ * Metals' deposit is 10% (a named actor owns "the …" it changed).
+ */
+function statedChange(text: string): { subject: string; value: string } | undefined {
+  const match = STATED_CHANGE.exec(text.replace(/[.!]+$/, ''));
+  if (!match) return undefined;
+  const [, actor, changed, stated] = match;
+  // "I changed my mind to be honest": a value is a thing, not a verb.
+  const first = tagPhrase(stated!)[0];
+  if (!first || first.pos === 'VERB' || first.pos === 'AUX' || first.pos === 'PART') return undefined;
+  const pronoun = /^(?:we|i|they)$/i.test(actor!);
+  const owned = /^(?:the|its|their)\s+(.+)$/i.exec(changed!);
+  const subject = pronoun || !owned ? changed! : `${actor}'s ${owned[1]!}`;
+  // An event moved to a day or an hour is on it: "moved the board meeting to 19 June".
+  const head = words(stripDeterminers(subject)).at(-1) ?? '';
+  const value = EVENT_NOUNS.test(head) && !TIMING.test(stated!) ? `on ${stated}` : stated!;
+  return { subject, value };
 }
 
 function hypotheticalFacts(
