@@ -1,4 +1,4 @@
-import { contentHash } from '@strata-memory/core/store';
+import { contentHash, type EpisodeRecord } from '@strata-memory/core/store';
 import { maria, tom } from '../cast.ts';
 import type { Demo } from '../demo.ts';
 import { narrate, sceneTitle } from '../print.ts';
@@ -61,10 +61,21 @@ export async function factsOverSessions(demo: Demo): Promise<void> {
     `Tom: ${String(tomsTerms?.value ?? 'nothing')}, Maria sees: ${String(seenByMaria?.value ?? 'nothing')}`,
   );
 
-  const copies = await memory.store.episodes.findByHash({
-    scope: maria.scope,
-    contentHashes: [contentHash('Construction suppliers are paid net 60.')],
-  });
+  // In any status: on a later run the simulated calendar has moved on and consolidation may have
+  // archived the first copy, which a repeat must still fold into rather than store again.
+  const hash = contentHash('Construction suppliers are paid net 60.');
+  const copies: EpisodeRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await memory.store.episodes.list({
+      scope: maria.scope,
+      status: ['active', 'merged', 'archived'],
+      limit: 1000,
+      ...(cursor ? { cursor } : {}),
+    });
+    copies.push(...page.items.filter((e) => e.contentHash === hash));
+    cursor = page.nextCursor;
+  } while (cursor);
   const terms = await memory.facts.get(maria.scope, {
     entity: 'construction suppliers',
     key: 'payment terms',
