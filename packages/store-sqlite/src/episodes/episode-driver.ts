@@ -32,6 +32,7 @@ import {
 } from './episode-rows.ts';
 import { queryTerms, searchTextOf, termsMatchExpression, visibleScopeTokens } from './keyword-query.ts';
 import type { TermStatistics } from './term-statistics.ts';
+import { cosineUpperBound } from './quantised-vectors.ts';
 import { isIndexable, MAX_K, type VectorIndex } from './vector-index.ts';
 
 interface EpisodeFilter {
@@ -111,6 +112,47 @@ export function episodeDriver(
       where.params,
     );
     return new Map(rows.map((row) => [row.row_id, row]));
+  };
+
+  /**
+   * What scoring reads of a coarse search's candidates that pass `filter`: enough of them to hold
+   * the `limit` best by exact cosine among all that pass, or all of them. Candidates are read in
+   * order of the highest cosine their quantised vectors allow, and reading stops once at least
+   * `wanted` have passed and the `limit`-th best exact cosine so far is above every bound left
+   * (the rows not read cannot make the answer, even by a tie).
+   */
+  const loadBounded = (
+    candidates: readonly number[],
+    filter: Clause,
+    query: readonly number[],
+    queryNorm: number,
+    limit: number,
+    wanted: number,
+  ): Map<number, ScoringRow> => {
+    const unit = Float64Array.from(query, (x) => x / queryNorm);
+    const unitL1 = unit.reduce((sum, x) => sum + Math.abs(x), 0);
+    const quantised = vectors.quantised.load(candidates);
+    const bounded = candidates
+      .map((rowId) => {
+        const q = quantised.get(rowId);
+        return { rowId, bound: q ? cosineUpperBound(q, unit, unitL1) : Number.POSITIVE_INFINITY };
+      })
+      .sort((a, b) => b.bound - a.bound);
+    const found = new Map<number, ScoringRow>();
+    const scores: number[] = [];
+    let next = 0;
+    for (let batch = wanted * 2; next < bounded.length; batch *= 2) {
+      const rowIds = bounded.slice(next, next + batch).map((c) => c.rowId);
+      next += rowIds.length;
+      for (const [rowId, row] of loadForScoring(rowIds, filter)) {
+        found.set(rowId, row);
+        scores.push(cosine(query, queryNorm, row));
+      }
+      if (found.size < wanted || limit < 1 || next === bounded.length) continue;
+      scores.sort((a, b) => b - a);
+      if (scores[limit - 1]! > bounded[next]!.bound) break;
+    }
+    return found;
   };
 
   /** Loads rows in the order of `rowIds`. */
@@ -357,7 +399,8 @@ export function episodeDriver(
         let k = coarse ? wanted * vectors.options.oversampling : wanted;
         // Candidates are loaded with the SQL filter applied, in the same statement: one probe per
         // candidate. A coarse search's many candidates are loaded for scoring only (key and
-        // embedding), and whole rows for the winners; an exact search's whole rows at once.
+        // embedding), and only those their quantised vectors do not rule out (see loadBounded),
+        // then whole rows for the winners; an exact search's whole rows at once.
         const loadCandidates = coarse ? loadForScoring : load;
         let found = new Map<number, ScoringRow>();
         // Without a time window nearly every row passes the filter: a coarse search first ranks
@@ -376,7 +419,9 @@ export function episodeDriver(
             coarse,
             filterInIndex,
           });
-          found = loadCandidates(neighbours, filter);
+          found = coarse
+            ? loadBounded(neighbours, filter, query, queryNorm, args.limit, wanted)
+            : load(neighbours, filter);
           if (found.size >= wanted || neighbours.length < k) break;
           // A coarse search ranks codes without the filter: when rows failed it, search again
           // inside vec0 with the filter columns. Past that, the filter columns mirror the SQL

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Scope, visibleScopeRows } from '@strata-memory/core/store';
 import type { Statements } from '../database/statements.ts';
 import { inClause, type SqlValue, scopeValues } from '../sql/scope-sql.ts';
+import { QuantisedVectors } from './quantised-vectors.ts';
 import { SignCodes } from './sign-codes.ts';
 
 /**
@@ -131,11 +132,14 @@ export class VectorIndex {
   private readonly tables = new Set<number>();
   private readonly sql: Statements;
   private readonly codes: SignCodes;
+  /** Byte-quantised copies of the indexed vectors, for re-ranking a coarse search's candidates. */
+  readonly quantised: QuantisedVectors;
   readonly options: VectorIndexOptions;
 
   constructor(sql: Statements, options: VectorIndexOptions) {
     this.sql = sql;
     this.codes = new SignCodes(sql);
+    this.quantised = new QuantisedVectors(sql);
     this.options = options;
   }
 
@@ -186,6 +190,7 @@ export class VectorIndex {
       ],
     );
     this.codes.add({ dimensions, scopeKey: key, rowId: entry.rowId, vector: entry.vector });
+    this.quantised.add(entry.rowId, entry.vector, entry.norm);
     this.sql.run(
       `INSERT INTO vector_scopes (scope_key, dimensions, vectors) VALUES (?, ?, 1)
        ON CONFLICT (scope_key, dimensions) DO UPDATE SET vectors = vectors + 1`,
@@ -217,6 +222,7 @@ export class VectorIndex {
     }
     for (const [key, rowIds] of perScope) {
       this.codes.remove({ dimensions, scopeKey: key, rowIds });
+      this.quantised.remove(rowIds);
       this.sql.run('UPDATE vector_scopes SET vectors = vectors - ? WHERE scope_key = ? AND dimensions = ?', [
         rowIds.size,
         key,

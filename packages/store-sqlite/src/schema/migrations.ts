@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { StrataError } from '@strata-memory/core/store';
 import { Statements } from '../database/statements.ts';
 import { decodeEmbedding, euclideanNorm } from '../episodes/episode-rows.ts';
+import { QuantisedVectors } from '../episodes/quantised-vectors.ts';
 import { SignCodes } from '../episodes/sign-codes.ts';
 import { isIndexable, scopeHash } from '../episodes/vector-index.ts';
 import { type ScopeRow, scopeOfRow, scopeValues } from '../sql/scope-sql.ts';
@@ -373,6 +374,22 @@ CREATE TABLE IF NOT EXISTS vector_code_blocks (
 `,
     apply: packSignCodes,
   },
+  {
+    version: 9,
+    description: 'byte-quantised copies of indexed vectors (a coarse search reads few float64 embeddings)',
+    sql: `
+-- Each indexed vector's unit vector rounded to one signed byte per component (codes[i] * scale),
+-- with the length of what rounding lost: a coarse search bounds every candidate's cosine from
+-- these and reads the float64 embedding only of candidates that may make the answer.
+CREATE TABLE IF NOT EXISTS quantised_vectors (
+  row_id INTEGER PRIMARY KEY REFERENCES episodes (row_id) ON DELETE CASCADE,
+  scale REAL NOT NULL,
+  error REAL NOT NULL,
+  codes BLOB NOT NULL
+) STRICT;
+`,
+    apply: quantiseVectors,
+  },
 ];
 
 /**
@@ -436,6 +453,22 @@ function packSignCodes(db: DatabaseSync): void {
     if (!isIndexable(euclideanNorm(vector))) continue;
     const scopeKey = scopeHash(scopeValues(scopeOfRow(row)));
     codes.add({ dimensions: vector.length, scopeKey, rowId: row.row_id, vector });
+  }
+}
+
+/** Migration 9's data step: the quantised copy of every vector already indexed. */
+function quantiseVectors(db: DatabaseSync): void {
+  const quantised = new QuantisedVectors(new Statements(db));
+  const rows = db
+    .prepare(
+      `SELECT x.row_id, x.embedding FROM episodes e JOIN episode_embeddings x ON x.row_id = e.row_id
+        WHERE e.embedding_norm > 0 ORDER BY e.row_id`,
+    )
+    .iterate() as Iterable<{ row_id: number; embedding: Uint8Array }>;
+  for (const row of rows) {
+    const vector = decodeEmbedding(row.embedding);
+    const norm = euclideanNorm(vector);
+    if (isIndexable(norm)) quantised.add(row.row_id, vector, norm);
   }
 }
 
