@@ -228,6 +228,41 @@ describe('schema migrations', () => {
     await store.close();
   });
 
+  it('quantises the vectors indexed before version 9, and coarse search ranks them exactly', async () => {
+    const scope = { orgId: 'acme', userId: 'ann' };
+    const vectors = Array.from({ length: 50 }, (_, i) => [1, (i % 7) - 3, i / 10, -1]);
+    const before = sqliteStore({ path });
+    await before.episodes.put({
+      episodes: [
+        ...vectors.map((embedding, i) => ({
+          id: `v-${String(i).padStart(3, '0')}`,
+          scope,
+          text: `vector ${i}`,
+          occurredAt: i,
+          embedding,
+          provenance: { source: 'api' as const },
+        })),
+        { id: 'zero', scope, text: 'zero', occurredAt: 0, embedding: [0, 0, 0, 0], provenance: { source: 'api' } },
+      ],
+    });
+    const expected = await before.episodes.searchVector({ scope, vector: [1, 0, 0, 0], limit: 5 });
+    await before.close();
+    // Back to version 8: the same rows, with no quantised copies.
+    const db = new DatabaseSync(path);
+    db.exec(`DROP TABLE quantised_vectors; UPDATE strata_meta SET value = '8' WHERE key = 'schema_version'`);
+    db.close();
+
+    const store = sqliteStore({ path, exactVectorLimit: 0, vectorOversampling: 64 });
+    expect(versionOf(path)).toBe(SCHEMA_VERSION);
+    const check = new DatabaseSync(path);
+    const copies = check.prepare('SELECT count(*) AS n, sum(length(codes)) AS bytes FROM quantised_vectors').get();
+    check.close();
+    expect(copies).toEqual({ n: 50, bytes: 50 * 4 });
+    const found = await store.episodes.searchVector({ scope, vector: [1, 0, 0, 0], limit: 5 });
+    expect(found).toEqual(expected);
+    await store.close();
+  });
+
   it('refuses a database from a newer version with schema_version, and leaves it untouched', async () => {
     const store = sqliteStore({ path });
     await store.close();
