@@ -141,7 +141,7 @@ export function episodeDriver(
     const found = new Map<number, ScoringRow>();
     const scores: number[] = [];
     let next = 0;
-    for (let batch = wanted * 2; next < bounded.length; batch *= 2) {
+    for (let batch = wanted; next < bounded.length; batch = Math.ceil(wanted / 2)) {
       const rowIds = bounded.slice(next, next + batch).map((c) => c.rowId);
       next += rowIds.length;
       for (const [rowId, row] of loadForScoring(rowIds, filter)) {
