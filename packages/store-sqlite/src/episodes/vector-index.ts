@@ -23,7 +23,9 @@ import { SignCodes } from './sign-codes.ts';
  * `oversampling` times the rows asked for, and the caller re-ranks those by exact cosine; smaller
  * ones are searched exactly. The sign bits are also packed in blocks (`SignCodes`), which a coarse
  * search may rank in process, unfiltered: vec0 keeps its top k per chunk of `chunkSize` vectors,
- * at a cost that grows with k and the number of chunks. `vector_scopes` counts each scope's vectors per size to choose. Zero
+ * at a cost that grows with k and the number of chunks. Each vector is also kept rounded to one
+ * byte per component (`QuantisedVectors`), from which the caller bounds a coarse candidate's
+ * cosine before reading its float64 embedding. `vector_scopes` counts each scope's vectors per size to choose. Zero
  * vectors have no direction and are not indexed (their score is 0).
  *
  * Every partition takes at least one chunk (`chunkSize` vectors) of space, so very many scopes
