@@ -31,8 +31,8 @@ import {
   toEpisode,
 } from './episode-rows.ts';
 import { queryTerms, searchTextOf, termsMatchExpression, visibleScopeTokens } from './keyword-query.ts';
-import type { TermStatistics } from './term-statistics.ts';
 import { cosineUpperBound } from './quantised-vectors.ts';
+import type { TermStatistics } from './term-statistics.ts';
 import { isIndexable, MAX_K, type VectorIndex } from './vector-index.ts';
 
 interface EpisodeFilter {

@@ -69,12 +69,10 @@ export class QuantisedVectors {
 
   add(rowId: number, vector: ArrayLike<number>, norm: number): void {
     const q = quantise(vector, norm);
-    this.sql.run('INSERT OR REPLACE INTO quantised_vectors (row_id, scale, error, codes) VALUES (?, ?, ?, ?)', [
-      rowId,
-      q.scale,
-      q.error,
-      new Uint8Array(q.codes.buffer, q.codes.byteOffset, q.codes.byteLength),
-    ]);
+    this.sql.run(
+      'INSERT OR REPLACE INTO quantised_vectors (row_id, scale, error, codes) VALUES (?, ?, ?, ?)',
+      [rowId, q.scale, q.error, new Uint8Array(q.codes.buffer, q.codes.byteOffset, q.codes.byteLength)],
+    );
   }
 
   remove(rowIds: Iterable<number>): void {

@@ -242,7 +242,14 @@ describe('schema migrations', () => {
           embedding,
           provenance: { source: 'api' as const },
         })),
-        { id: 'zero', scope, text: 'zero', occurredAt: 0, embedding: [0, 0, 0, 0], provenance: { source: 'api' } },
+        {
+          id: 'zero',
+          scope,
+          text: 'zero',
+          occurredAt: 0,
+          embedding: [0, 0, 0, 0],
+          provenance: { source: 'api' },
+        },
       ],
     });
     const expected = await before.episodes.searchVector({ scope, vector: [1, 0, 0, 0], limit: 5 });
@@ -255,7 +262,9 @@ describe('schema migrations', () => {
     const store = sqliteStore({ path, exactVectorLimit: 0, vectorOversampling: 64 });
     expect(versionOf(path)).toBe(SCHEMA_VERSION);
     const check = new DatabaseSync(path);
-    const copies = check.prepare('SELECT count(*) AS n, sum(length(codes)) AS bytes FROM quantised_vectors').get();
+    const copies = check
+      .prepare('SELECT count(*) AS n, sum(length(codes)) AS bytes FROM quantised_vectors')
+      .get();
     check.close();
     expect(copies).toEqual({ n: 50, bytes: 50 * 4 });
     const found = await store.episodes.searchVector({ scope, vector: [1, 0, 0, 0], limit: 5 });
