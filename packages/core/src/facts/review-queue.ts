@@ -68,9 +68,13 @@ export async function proposeForReview(
   return { item, created: true };
 }
 
+/** Items stored without a key (by an earlier version) are compared with it among the oldest this many. */
+const LEGACY_ITEMS_READ = 1_000;
+
 /**
  * The pending item at exactly `scope` that proposes the same change, found by its key; items an
- * earlier version stored without a key are compared by it one page at a time.
+ * earlier version stored without a key are compared among the oldest `LEGACY_ITEMS_READ` of them,
+ * as that version did.
  */
 async function pendingProposal(
   tx: StoreTransaction,
@@ -83,20 +87,11 @@ async function pendingProposal(
   const keyed = await tx.review.list({ scope, status: ['pending'], dedupeKey: wanted, limit: 100 });
   const found = keyed.items.find(same);
   if (found) return found;
-  let cursor: string | undefined;
-  do {
-    const legacy = await tx.review.list({
-      scope,
-      status: ['pending'],
-      dedupeKey: null,
-      limit: 500,
-      ...(cursor ? { cursor } : {}),
-    });
-    const match = legacy.items.find(
-      (item) => same(item) && reviewDedupeKey(item.kind, item.proposal) === wanted,
-    );
-    if (match) return match;
-    cursor = legacy.nextCursor;
-  } while (cursor);
-  return undefined;
+  const legacy = await tx.review.list({
+    scope,
+    status: ['pending'],
+    dedupeKey: null,
+    limit: LEGACY_ITEMS_READ,
+  });
+  return legacy.items.find((item) => same(item) && reviewDedupeKey(item.kind, item.proposal) === wanted);
 }
