@@ -2,6 +2,7 @@ import type { Scope } from '../scope/scope.ts';
 import { sameScope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { JsonValue, Metadata, Provenance, ReviewItem, ReviewReason } from '../store/records.ts';
+import { reviewDedupeKey } from '../store/review-key.ts';
 
 /**
  * Adding to the review queue: extractions below the confidence threshold, hypotheticals, and
@@ -36,28 +37,6 @@ export interface EdgeProposal {
   evidence?: string;
 }
 
-function proposalKey(kind: 'fact' | 'edge', proposal: Metadata): string {
-  if (kind === 'fact') {
-    return JSON.stringify([
-      'fact',
-      proposal.entityType,
-      proposal.entityId,
-      proposal.key,
-      proposal.value,
-      proposal.kind,
-    ]);
-  }
-  const from = proposal.from as { name?: string; type?: string } | undefined;
-  const to = proposal.to as { name?: string; type?: string } | undefined;
-  return JSON.stringify([
-    'edge',
-    from?.name?.toLowerCase(),
-    proposal.relation,
-    to?.name?.toLowerCase(),
-    proposal.kind,
-  ]);
-}
-
 export async function proposeForReview(
   tx: StoreTransaction,
   args: {
@@ -72,14 +51,7 @@ export async function proposeForReview(
   },
 ): Promise<{ item: ReviewItem; created: boolean }> {
   const proposal = JSON.parse(JSON.stringify(args.proposal)) as Metadata;
-  const wanted = proposalKey(args.kind, proposal);
-  const pending = await tx.review.list({ scope: args.scope, status: ['pending'], limit: 1000 });
-  const existing = pending.items.find(
-    (item) =>
-      item.kind === args.kind &&
-      sameScope(item.scope, args.scope) &&
-      proposalKey(item.kind, item.proposal) === wanted,
-  );
+  const existing = await pendingProposal(tx, args.scope, args.kind, proposal);
   if (existing) return { item: existing, created: false };
   const item = await tx.review.add({
     item: {
@@ -94,4 +66,32 @@ export async function proposeForReview(
     },
   });
   return { item, created: true };
+}
+
+/** Items stored without a key (by an earlier version) are compared with it among the oldest this many. */
+const LEGACY_ITEMS_READ = 1_000;
+
+/**
+ * The pending item at exactly `scope` that proposes the same change, found by its key; items an
+ * earlier version stored without a key are compared among the oldest `LEGACY_ITEMS_READ` of them,
+ * as that version did.
+ */
+async function pendingProposal(
+  tx: StoreTransaction,
+  scope: Scope,
+  kind: 'fact' | 'edge',
+  proposal: Metadata,
+): Promise<ReviewItem | undefined> {
+  const wanted = reviewDedupeKey(kind, proposal);
+  const same = (item: ReviewItem) => item.kind === kind && sameScope(item.scope, scope);
+  const keyed = await tx.review.list({ scope, status: ['pending'], dedupeKey: wanted, limit: 100 });
+  const found = keyed.items.find(same);
+  if (found) return found;
+  const legacy = await tx.review.list({
+    scope,
+    status: ['pending'],
+    dedupeKey: null,
+    limit: LEGACY_ITEMS_READ,
+  });
+  return legacy.items.find((item) => same(item) && reviewDedupeKey(item.kind, item.proposal) === wanted);
 }

@@ -85,6 +85,32 @@ describe('review queue', () => {
     expect(await memory.review.list(user)).toHaveLength(1);
   });
 
+  it('queues a proposal once however many other items wait before it', async () => {
+    const clock = manualClock();
+    const store = memoryStore();
+    const memory = createMemory({ store, clock });
+    for (let i = 0; i < 1_050; i++) {
+      await store.review.add({
+        item: {
+          scope: user,
+          kind: 'fact',
+          reason: 'low_confidence',
+          proposal: { entityType: 'supplier', entityId: `supplier-${i}`, key: 'lead time', value: i },
+          confidence: 0.5,
+          provenance: { source: 'api' },
+          createdAt: clock.now() - 1_000_000 + i,
+        },
+      });
+    }
+    const said = { role: 'user' as const, content: 'What if we extended terms to 90 days?' };
+    await memory.observe(thread, said);
+    await memory.observe({ ...user, threadId: 't2' }, said);
+    const all = await store.review.list({ scope: user, limit: 1_000, cursor: undefined });
+    const rest = await store.review.list({ scope: user, limit: 1_000, cursor: all.nextCursor! });
+    const hypotheticals = [...all.items, ...rest.items].filter((i) => i.reason === 'hypothetical');
+    expect(hypotheticals).toHaveLength(1);
+  });
+
   it('hides items above the reader level and reports unknown ids as not_found', async () => {
     const { memory } = setup();
     await memory.observe(thread, {

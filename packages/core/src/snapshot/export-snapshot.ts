@@ -172,9 +172,10 @@ async function exportScope(store: Store, scope: Scope, audit: AuditEntry[]): Pro
       ...(cursor ? { cursor } : {}),
     }),
   );
+  // The dedupe key is derived from the proposal: an import sets it again.
   section.review = here(review)
     .sort(byTimeThenId((r) => r.createdAt))
-    .map(withoutScope);
+    .map(({ dedupeKey: _derived, ...item }) => withoutScope(item));
   return section;
 }
 

@@ -318,11 +318,14 @@ export interface LedgerDriver {
 }
 
 export interface ReviewDriver {
-  /** Adds a `pending` item. */
+  /** Adds a `pending` item, with the `dedupeKey` validation derived from its proposal. */
   add(args: Args<typeof reviewArgs.add>): Promise<ReviewItem>;
   /** Visible items among `ids`, in the order of `ids`. */
   get(args: Args<typeof reviewArgs.get>): Promise<ReviewItem[]>;
-  /** Visible items, oldest first (then id). */
+  /**
+   * Visible items, oldest first (then id). With `dedupeKey`, only items with that key (null: items
+   * stored without one); a lookup the engine makes on every proposal, so it must not read the queue.
+   */
   list(args: Args<typeof reviewArgs.list>): Promise<Page<ReviewItem>>;
   /** `not_found` unless the item is visible from `scope`; `conflict` unless it is pending. */
   decide(args: Args<typeof reviewArgs.decide>): Promise<ReviewItem>;

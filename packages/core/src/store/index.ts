@@ -24,6 +24,7 @@ export { analyzeText, ENGLISH_STOP_WORDS } from './memory/keyword-analyzer.ts';
 export { type MemoryStoreOptions, memoryStore } from './memory/memory-store.ts';
 export { contentHash, createId, normalizeName, normalizeText } from './normalize.ts';
 export * from './records.ts';
+export { reviewDedupeKey } from './review-key.ts';
 export * as storeSchemas from './schemas.ts';
 export {
   countScope,

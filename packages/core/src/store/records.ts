@@ -197,6 +197,11 @@ export interface ReviewItem {
   reason: ReviewReason;
   /** The proposed fact or edge, as the engine will write it if approved. */
   proposal: Metadata;
+  /**
+   * What it proposes, as a key (`reviewDedupeKey`): items with the same key propose the same change.
+   * The store sets it on `add`; absent on items an earlier version stored.
+   */
+  dedupeKey?: string;
   confidence: number;
   status: ReviewStatus;
   accessLevel: number;

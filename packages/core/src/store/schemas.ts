@@ -5,6 +5,7 @@ import { inputShapeIssue } from '../validation/input-shape.ts';
 import { LIMITS } from './limits.ts';
 import { contentHash, createId } from './normalize.ts';
 import type { JsonValue } from './records.ts';
+import { reviewDedupeKey } from './review-key.ts';
 import { type ValueCondition, valueConditions } from './value-filter.ts';
 
 /**
@@ -767,7 +768,14 @@ export const newReviewItemSchema = z
     provenance: provenanceSchema,
     createdAt: timestampSchema.default(now),
   })
-  .strict();
+  .strict()
+  .transform((item) => ({ ...item, dedupeKey: reviewDedupeKey(item.kind, item.proposal) }));
+
+/** A review item's `dedupeKey` (see `reviewDedupeKey`); null: items stored without one, by an earlier version. */
+const dedupeKeySchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'a dedupe key is 64 lowercase hex digits')
+  .nullable();
 
 export const reviewArgs = {
   add: z.object({ item: newReviewItemSchema }).strict(),
@@ -780,6 +788,7 @@ export const reviewArgs = {
         .array(z.enum(['pending', 'approved', 'rejected']))
         .min(1)
         .default(['pending']),
+      dedupeKey: dedupeKeySchema.optional(),
       limit: limitSchema.default(100),
       cursor: cursorSchema,
     })

@@ -1,4 +1,4 @@
-import type { Scope } from '@strata-memory/core/store';
+import { reviewDedupeKey, type Scope } from '@strata-memory/core/store';
 import { describe, expect, it } from 'vitest';
 import { allPages, expectCode, newTenant, provenance, T0, useStore } from '../fixtures.ts';
 import type { StoreConformanceOptions } from '../options.ts';
@@ -26,8 +26,10 @@ export function reviewSuite(options: StoreConformanceOptions): void {
       const added = await store().review.add({
         item: reviewItem(t.alice, t.id('r1'), { reason: 'hypothetical' }),
       });
+      const item = reviewItem(t.alice, t.id('r1'), { reason: 'hypothetical' });
       expect(added).toEqual({
-        ...reviewItem(t.alice, t.id('r1'), { reason: 'hypothetical' }),
+        ...item,
+        dedupeKey: reviewDedupeKey(item.kind, item.proposal),
         accessLevel: 0,
         status: 'pending',
       });
@@ -90,6 +92,36 @@ export function reviewSuite(options: StoreConformanceOptions): void {
       expect(visible.items.map((i) => i.id)).toEqual(t.ids('r3', 'r2', 'r1'));
       const rejected = await store().review.list({ scope: t.alice, status: ['rejected'] });
       expect(rejected.items.map((i) => i.id)).toEqual(t.ids('r4'));
+    });
+
+    it('finds the items that propose the same change by their dedupe key, however long the queue', async () => {
+      const t = newTenant();
+      let at = T0;
+      const same = (id: string, extra: Record<string, unknown> = {}) =>
+        reviewItem(t.alice, t.id(id), {
+          proposal: { ...reviewItem(t.alice, id).proposal, ...extra },
+          createdAt: at++,
+        });
+      await store().review.add({ item: same('first', { evidence: 'said on Monday' }) });
+      for (let i = 0; i < 30; i++) {
+        await store().review.add({ item: same(`other-${i}`, { value: 100 + i }) });
+      }
+      await store().review.add({ item: same('again', { evidence: 'said on Friday' }) });
+      await store().review.add({
+        item: { ...same('bob-copy', { evidence: 'Bob' }), scope: t.bob },
+      });
+      const key = reviewDedupeKey('fact', same('x').proposal);
+      const found = await store().review.list({ scope: t.alice, dedupeKey: key });
+      expect(found.items.map((i) => i.id)).toEqual(t.ids('first', 'again'));
+      expect(found.items.every((i) => i.dedupeKey === key)).toBe(true);
+      const other = await store().review.list({
+        scope: t.alice,
+        dedupeKey: reviewDedupeKey('fact', same('x', { value: 107 }).proposal),
+      });
+      expect(other.items.map((i) => i.id)).toEqual(t.ids('other-7'));
+      // Every item added through the store has a key: none is listed as stored without one.
+      expect((await store().review.list({ scope: t.alice, dedupeKey: null })).items).toEqual([]);
+      await expectCode(store().review.list({ scope: t.alice, dedupeKey: 'not-a-key' }), 'invalid_input');
     });
   });
 }

@@ -16,6 +16,7 @@ interface ReviewRow extends ScopeRow {
   kind: ReviewItem['kind'];
   reason: ReviewItem['reason'];
   proposal: unknown;
+  dedupe_key: string | null;
   confidence: number;
   status: ReviewItem['status'];
   access_level: number;
@@ -26,8 +27,8 @@ interface ReviewRow extends ScopeRow {
   note: string | null;
 }
 
-const COLUMNS = `${SCOPE_COLUMN_LIST}, id, kind, reason, proposal, confidence, status, access_level, provenance,
-  created_at, decided_at, decided_by, note`;
+const COLUMNS = `${SCOPE_COLUMN_LIST}, id, kind, reason, proposal, dedupe_key, confidence, status, access_level,
+  provenance, created_at, decided_at, decided_by, note`;
 
 function itemOf(row: ReviewRow): ReviewItem {
   return compact({
@@ -36,6 +37,7 @@ function itemOf(row: ReviewRow): ReviewItem {
     kind: row.kind,
     reason: row.reason,
     proposal: metadataOf(row.proposal),
+    dedupeKey: optionalText(row.dedupe_key),
     confidence: Number(row.confidence),
     status: row.status,
     accessLevel: Number(row.access_level),
@@ -55,7 +57,7 @@ export function reviewDriver(db: Database): ReviewDriver {
       const result = await db.query<ReviewRow>(
         `INSERT INTO ${schema}.review_items (${COLUMNS})
          VALUES (${scopeValuesSql(item.scope, p)}, ${p.add(item.id)}, ${p.add(item.kind)}, ${p.add(item.reason)},
-           ${p.json(item.proposal)}, ${p.add(item.confidence)}, 'pending', ${p.add(item.accessLevel)},
+           ${p.json(item.proposal)}, ${p.add(item.dedupeKey)}, ${p.add(item.confidence)}, 'pending', ${p.add(item.accessLevel)},
            ${p.json(item.provenance)}, ${p.add(item.createdAt)}, NULL, NULL, NULL)
          ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
         p.values,
@@ -76,10 +78,12 @@ export function reviewDriver(db: Database): ReviewDriver {
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     },
 
-    async list({ scope, accessLevel, status, limit, cursor }) {
+    async list({ scope, accessLevel, status, dedupeKey, limit, cursor }) {
       const { schema } = await db.names();
       const p = new Params();
       const where = [visibleSql(scope, p), `status = ANY(${p.texts(status)})`, ...accessSql(accessLevel, p)];
+      if (dedupeKey === null) where.push('dedupe_key IS NULL');
+      else if (dedupeKey !== undefined) where.push(`dedupe_key = ${p.add(dedupeKey)}`);
       if (cursor !== undefined) {
         const [createdAt, id] = decodeCursor('review', cursor, ['number', 'string']);
         where.push(`(created_at, id) > (${p.add(createdAt)}, ${p.add(id)})`);

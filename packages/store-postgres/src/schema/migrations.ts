@@ -469,6 +469,16 @@ export const MIGRATIONS: readonly Migration[] = [
         (tenant_id, org_id, user_id, agent_id, updated_at, thread_id)`,
     ],
   },
+  {
+    version: 11,
+    name: 'review items keyed by what they propose',
+    statements: ({ schema: s }) => [
+      // The engine looks a proposal up by its key before queueing it again (review.list with
+      // dedupeKey): one index probe, however long the queue. Items stored before have no key.
+      `ALTER TABLE ${s}.review_items ADD COLUMN IF NOT EXISTS dedupe_key text`,
+      `CREATE INDEX IF NOT EXISTS review_by_dedupe_key ON ${s}.review_items (tenant_id, dedupe_key, created_at, id)`,
+    ],
+  },
 ];
 
 /** The newest schema version this driver knows. */

@@ -18,6 +18,7 @@ interface ReviewRow extends ScopeRow {
   kind: ReviewItem['kind'];
   reason: ReviewItem['reason'];
   proposal: string;
+  dedupe_key: string | null;
   confidence: number;
   status: ReviewItem['status'];
   access_level: number;
@@ -41,6 +42,7 @@ function toItem(row: ReviewRow): ReviewItem {
     provenance: fromJson<Provenance>(row.provenance),
     createdAt: row.created_at,
   };
+  setIfPresent(item, 'dedupeKey', row.dedupe_key);
   setIfPresent(item, 'decidedAt', row.decided_at);
   setIfPresent(item, 'decidedBy', row.decided_by);
   setIfPresent(item, 'note', row.note);
@@ -69,8 +71,8 @@ export function reviewDriver(sql: Statements, run: Runner): ReviewDriver {
         const c = scopeColumns(item.scope);
         sql.run(
           `INSERT INTO review_items (id, tenant, org_id, user_id, agent_id, thread_id, kind, reason, proposal,
-             confidence, status, access_level, provenance, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+             dedupe_key, confidence, status, access_level, provenance, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
           [
             item.id,
             c.tenant,
@@ -81,6 +83,7 @@ export function reviewDriver(sql: Statements, run: Runner): ReviewDriver {
             item.kind,
             item.reason,
             toJson(item.proposal),
+            item.dedupeKey,
             item.confidence,
             item.accessLevel,
             toJson(item.provenance),
@@ -107,11 +110,17 @@ export function reviewDriver(sql: Statements, run: Runner): ReviewDriver {
         });
       }),
 
-    list: ({ scope, accessLevel, status, limit, cursor }) =>
+    list: ({ scope, accessLevel, status, dedupeKey, limit, cursor }) =>
       run.read(() => {
         const page = { listing: 'review', columns: OLDEST_FIRST, limit, cursor };
         const { after, orderBy, limit: take } = pageClauses(page);
-        const where = allOf(readable(scope, accessLevel), inClause('status', status), after);
+        const byKey =
+          dedupeKey === undefined
+            ? undefined
+            : dedupeKey === null
+              ? { sql: 'dedupe_key IS NULL', params: [] }
+              : { sql: 'dedupe_key = ?', params: [dedupeKey] };
+        const where = allOf(readable(scope, accessLevel), inClause('status', status), byKey, after);
         const rows = sql.all<ReviewRow>(
           `SELECT * FROM review_items WHERE ${where.sql} ORDER BY ${orderBy} LIMIT ?`,
           [...where.params, take],

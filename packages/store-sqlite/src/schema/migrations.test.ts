@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createMemory } from '@strata-memory/core';
 import { StrataError } from '@strata-memory/core/store';
 import { getLoadablePath } from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -118,6 +119,37 @@ describe('schema migrations', () => {
     expect(after.map((h) => h.episode.id).sort()).toEqual(['new-1', 'old-1']);
     await store.close();
     expect(versionOf(path)).toBe(SCHEMA_VERSION);
+  });
+
+  it('keeps review items written before version 10 without a key, and the engine still queues their proposals once', async () => {
+    const db = new DatabaseSync(path, { allowExtension: true });
+    db.loadExtension(getLoadablePath());
+    migrate(db, MIGRATIONS.slice(0, 9));
+    db.close();
+    const user = { orgId: 'acme', userId: 'maria' };
+    const said = { role: 'user' as const, content: 'What if we extended terms to 90 days?' };
+    const first = createMemory({ store: sqliteStore({ path }) });
+    await first.observe({ ...user, threadId: 't1' }, said);
+    await first.close();
+    // What version 9 stored: the same row, without the column version 10 adds.
+    const raw = new DatabaseSync(path);
+    raw.exec('UPDATE review_items SET dedupe_key = NULL');
+    raw.close();
+
+    const store = sqliteStore({ path });
+    const legacy = await store.review.list({ scope: user, dedupeKey: null });
+    expect(legacy.items).toHaveLength(1);
+    expect(legacy.items[0]!.dedupeKey).toBeUndefined();
+    const again = createMemory({ store });
+    await again.observe({ ...user, threadId: 't2' }, said);
+    await again.observe(
+      { ...user, threadId: 't2' },
+      { role: 'user', content: 'What if we paid suppliers in 30 days?' },
+    );
+    const pending = await store.review.list({ scope: user });
+    expect(pending.items.map((i) => i.id)).toContain(legacy.items[0]!.id);
+    expect(pending.items).toHaveLength(2);
+    await again.close();
   });
 
   it('moves version 2 vectors, partitioned by tenant, into scope partitions, searchable as before', async () => {

@@ -390,7 +390,23 @@ CREATE TABLE IF NOT EXISTS quantised_vectors (
 `,
     apply: quantiseVectors,
   },
+  {
+    version: 10,
+    description: 'review items keyed by what they propose',
+    // The engine looks a proposal up by its key before queueing it again (review.list with
+    // dedupeKey): one index probe, however long the queue. Items stored before have no key.
+    sql: '',
+    apply: keyReviewItems,
+  },
 ];
+
+/** Migration 10: the review items' `dedupe_key` column (added once, as files re-run migrations) and its index. */
+function keyReviewItems(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(review_items)').all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === 'dedupe_key'))
+    db.exec('ALTER TABLE review_items ADD COLUMN dedupe_key TEXT');
+  db.exec('CREATE INDEX IF NOT EXISTS review_by_dedupe_key ON review_items (tenant, dedupe_key, created_at)');
+}
 
 /**
  * Migration 3's data step: each vector table, partitioned by tenant with the scope hash as a

@@ -27,10 +27,11 @@ export function reviewSubStore(tables: MemoryTables): SyncSubStore<ReviewDriver>
       return out;
     },
 
-    list({ scope, accessLevel, status, limit, cursor }) {
+    list({ scope, accessLevel, status, dedupeKey, limit, cursor }) {
       const statuses = new Set(status);
       const items: ReviewItem[] = [];
       for (const item of tables.review.tenantRows(tenantOf(scope))) {
+        if (dedupeKey !== undefined && (item.dedupeKey ?? null) !== dedupeKey) continue;
         if (statuses.has(item.status) && readable(item, scope, accessLevel)) items.push(item);
       }
       return paginate({
