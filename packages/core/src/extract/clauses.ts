@@ -1,4 +1,4 @@
-import { readSentences } from './english-model.ts';
+import { readSentences, tagPhrase } from './english-model.ts';
 
 /**
  * Splits a message into sentences and reads the signals that decide whether a sentence may yield
@@ -73,6 +73,12 @@ const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+([^,;]+?)\s*[.!]*$/i
 const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+([^,;]+?)\s*[.!]*$/i;
 const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\bis now corrected\b/i;
 
+/** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
+function statesValue(text: string): boolean {
+  if (/\b(?:is|are|be|to|has|have)\b/i.test(text)) return true;
+  return tagPhrase(text).some((t) => t.pos === 'VERB');
+}
+
 function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   let text = sentence.trim();
   let correction = false;
@@ -146,11 +152,7 @@ export function clausesOf(message: string): Clause[] {
     // Only as a tail after a value: "… is 30 days, not 45", "… is 30 days instead of 45".
     const notTail = NOT_TAIL.exec(text);
     const insteadTail = INSTEAD_TAIL.exec(text);
-    if (
-      notTail &&
-      /,|—|\s-\s/.test(notTail[0]) &&
-      /\b(?:is|are|be|to)\b/i.test(text.slice(0, notTail.index))
-    ) {
+    if (notTail && /,|—|\s-\s/.test(notTail[0]) && statesValue(text.slice(0, notTail.index))) {
       replacedValue = notTail[1]!.trim();
       factText = text.slice(0, notTail.index).trim();
       correction = true;
