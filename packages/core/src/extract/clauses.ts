@@ -46,7 +46,8 @@ const LEAD_INS =
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
   /^(?:no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself)\s*[,:;!.\-—]+\s*/i;
-const CORRECTION_BARE = /^(?:actually|correction|correcting myself|i meant|i mean|rather)\b\s*[,:;\-—]*\s*/i;
+const CORRECTION_BARE =
+  /^(?:actually|correction|correcting myself|i meant|i mean|rather|(?:i(?:'ve| have)?\s+)?changed my mind(?:\s+again)?)\b\s*[,:;\-—]*\s*/i;
 
 /** Hedges that open a sentence: removed before parsing, remembered as `hedged`. */
 const REPORTED_SPEECH =
@@ -72,6 +73,12 @@ const NEGATION =
 const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+([^,;]+?)\s*[.!]*$/i;
 const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+([^,;]+?)\s*[.!]*$/i;
 const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\bis now corrected\b/i;
+/**
+ * A change stated as made replaces the value before it, as a correction does: "I am vegan now",
+ * "… these days", "the limit was raised to …", "we moved the offsite to …".
+ */
+const CHANGE_MARKER =
+  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen)\s+(?:\S+\s+){0,6}?to\b/i;
 
 /** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
 function statesValue(text: string): boolean {
@@ -142,7 +149,8 @@ export function clausesOf(message: string): Clause[] {
     }
     const question = /\?\s*["')\]]*$/.test(original) || QUESTION_START.test(bare);
     const hypothetical = HYPOTHETICAL_START.test(bare) || HYPOTHETICAL_ANYWHERE.test(bare);
-    let correction = stripped.correction || carryCorrection || INNER_CORRECTION.test(bare);
+    let correction =
+      stripped.correction || carryCorrection || INNER_CORRECTION.test(bare) || CHANGE_MARKER.test(bare);
     carryCorrection = false;
     const reported = REPORTED_SPEECH.test(bare);
     const unhedged = bare.replace(/\s+/g, ' ').replace(HEDGE_LEAD, '').replace(REPORTED_SPEECH, '');

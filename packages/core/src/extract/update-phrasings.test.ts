@@ -31,7 +31,7 @@ describe('a value stated with a verb, then changed', () => {
       ]),
     ).toEqual([
       ['statement', 'Starter plan', 'price', '$9 per month'],
-      ['statement', 'Starter plan', 'price', '$12 per month'],
+      ['correction', 'Starter plan', 'price', '$12 per month'],
       ['correction', 'Starter plan', 'price', '$11 per month'],
     ]);
   });
@@ -76,7 +76,7 @@ describe('values without what surrounds them', () => {
 
   it('drops what led to an amount', async () => {
     expect(await read(["Initech's licence fee changed to $80,000 after the renewal."])).toEqual([
-      ['statement', 'Initech', 'licence fee', '$80,000'],
+      ['correction', 'Initech', 'licence fee', '$80,000'],
     ]);
   });
 

@@ -15,7 +15,8 @@ const RANGE_FROM =
 /** What led to an amount, after it: "$1.5 million after the upsell", "45 days because of the strike". */
 const CAUSE_TAIL =
   /\s+(?:after|following|because of|due to|thanks to)\s+(?:the|a|an|our|their|its|his|her|this|that|last)\b.*$/i;
-const VALUE_TAIL = /\s+(?:now|currently|for now|at the moment|these days|as of now|as well|too|again)$/i;
+const VALUE_TAIL =
+  /\s+(?:now|currently|for now|at the moment|these days|nowadays|as of now|as well|too|again|after all|instead|anyway)$/i;
 
 /** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */
 const TRAILING_CLAUSE =

@@ -86,7 +86,7 @@ const MAYBE_QUANTITY =
   /\d|\b(?:every|each|hourly|daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|twice|once|first|last|second|third|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 
 /** "6 am", "$29 per month", "every 12 months", "the first of each quarter": a value worth a key. */
-function isQuantity(value: string): boolean {
+export function isQuantity(value: string): boolean {
   if (!MAYBE_QUANTITY.test(value)) return false;
   if (FREQUENCY.test(value)) return true;
   // "the first of each quarter", "the 25th of every month".
