@@ -78,13 +78,17 @@ const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\b
  * "… these days", "the limit was raised to …", "we moved the offsite to …".
  */
 const CHANGE_MARKER =
-  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen)\s+(?:\S+\s+){0,6}?to\b/i;
+  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:has|have|got)\s+a\s+new\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen)\s+(?:\S+\s+){0,6}?to\b/i;
 
 /** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
 function statesValue(text: string): boolean {
   if (/\b(?:is|are|be|to|has|have)\b/i.test(text)) return true;
   return tagPhrase(text).some((t) => t.pos === 'VERB');
 }
+
+/** When a statement starts to hold, before its subject: "After the expansion the Leeds depot has …". */
+const TIME_LEAD =
+  /^(?:[Aa]fter|[Ff]ollowing|[Aa]s of|[Ss]ince|[Ff]rom)\s+(?:the\s+|this\s+|last\s+|next\s+)?[\p{Ll}\p{N}-]+(?:\s+[\p{Ll}\p{N}-]+)?\s*,?\s+(?=(?:the|our|my)\s|\p{Lu})/u;
 
 function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   let text = sentence.trim();
@@ -99,6 +103,8 @@ function stripLeadIns(sentence: string): { text: string; correction: boolean } {
       correction = true;
     } else if (LEAD_INS.test(text)) {
       text = text.replace(LEAD_INS, '');
+    } else if (TIME_LEAD.test(text)) {
+      text = text.replace(TIME_LEAD, '');
     }
     if (text === before) break;
   }

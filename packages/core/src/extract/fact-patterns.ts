@@ -103,9 +103,11 @@ function eventTiming(subject: string, stated: string): Omit<FactCandidate, 'kind
   return { entityType: 'entity', entity: name, key, value, confidence: 0.8, named: true };
 }
 
-/** "X is A and Y is B" → two parts; a lone "and" inside a value stays. */
+/** "X is A and Y is B", "it is SAT, my home airport is SAT" → two parts; a lone "and" inside a value stays. */
 function copulaParts(text: string): string[] {
-  const parts = text.split(/\s*(?:,\s*|;\s*)?(?:\band\b|\bbut\b|\bwhile\b)\s+(?=[^,]*?\b(?:is|are)\b)/i);
+  const parts = text.split(
+    /\s*(?:,\s*|;\s*)?(?:\band\b|\bbut\b|\bwhile\b)\s+(?=[^,]*?\b(?:is|are)\b)|,\s+(?=(?:my|our|the|its|their)\s[^,]*?\b(?:is|are)\b)/i,
+  );
   return parts.every((p) => /\b(?:is|are)\b/i.test(p)) ? parts : [text];
 }
 

@@ -74,3 +74,39 @@ describe('changes of mind and stated changes replace the value before', () => {
     ]);
   });
 });
+
+describe('more ways to state a new value', () => {
+  it('reads a comma splice after a correction: "no, it is X, my <attribute> is X"', async () => {
+    expect(await read(['My home gym is FitBox.', "No, it's IronWorks, my home gym is IronWorks."])).toEqual([
+      ['statement', 'speaker', 'home gym', 'FitBox'],
+      ['correction', 'speaker', 'home gym', 'IronWorks'],
+    ]);
+  });
+
+  it('reads past a leading "after the …" to the statement', async () => {
+    expect(await read(['After the refit the Gdansk depot has 80 loading bays.'])).toEqual([
+      ['statement', 'Gdansk depot', 'loading bays', '80 loading bays'],
+    ]);
+  });
+
+  it('reads the plan a customer is on, and the plan it moved to', async () => {
+    expect(
+      await read(['Brightline Media is on the starter plan.', 'Brightline Media moved to the growth plan.']),
+    ).toEqual([
+      ['statement', 'Brightline Media', 'plan', 'starter plan'],
+      ['correction', 'Brightline Media', 'plan', 'growth plan'],
+    ]);
+  });
+
+  it('reads "has a new <attribute>: <value>" as a change', async () => {
+    expect(await read(['Northwind Labs has a new billing contact: Omar Haddad.'])).toEqual([
+      ['correction', 'Northwind Labs', 'billing contact', 'Omar Haddad'],
+    ]);
+  });
+
+  it('keys a personal account by the company it is held with', async () => {
+    expect(await read(['My member number with Lufthansa is LH-55102.'])).toEqual([
+      ['statement', 'speaker', 'lufthansa member number', 'LH-55102'],
+    ]);
+  });
+});

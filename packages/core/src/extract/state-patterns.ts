@@ -1,6 +1,7 @@
 import {
   isCapitalized,
   isPronoun,
+  isValidKey,
   isValidValue,
   type PatternFact,
   stripDeterminers,
@@ -30,6 +31,18 @@ const STATE = new RegExp(
 const PROGRESS =
   /^(.+?)\s+(?:is|are)\s+(?:now\s+|about\s+|roughly\s+|around\s+)?(\d+(?:\.\d+)?\s?(?:%|percent)\s+(?:complete|completed|done|finished))$/i;
 const DUE = /^(.+?)\s+(?:is|are)\s+due\s+(?:on|by|in)\s+(.+)$/i;
+/** What a customer is signed up to: "on the enterprise plan", "moved to the business plan". */
+const TERMS = 'plan|tier|package|subscription|licence|license|edition|contract';
+const ON_TERMS = new RegExp(
+  `^(.+?)\\s+(?:is|are)\\s+(?:now\\s+|currently\\s+|still\\s+)?on\\s+the\\s+([\\p{L}\\p{N}-]+(?:\\s+[\\p{L}\\p{N}-]+)?)\\s+(${TERMS})$`,
+  'iu',
+);
+const MOVED_TO_TERMS = new RegExp(
+  `^(.+?)\\s+(?:has\\s+|have\\s+)?(?:moved|switched|upgraded|downgraded|changed|gone)\\s+(?:back\\s+)?to\\s+the\\s+([\\p{L}\\p{N}-]+(?:\\s+[\\p{L}\\p{N}-]+)?)\\s+(${TERMS})$`,
+  'iu',
+);
+/** "Umbrella Health has a new account manager: Lena Fischer." */
+const HAS_NEW = /^(.+?)\s+(?:has|have|got)\s+a\s+new\s+(\p{Ll}+(?:\s+\p{Ll}+){0,2})\s*[:,—–-]\s*(.+)$/u;
 const ATTRIBUTE_WORDS = /\b(?:status|state|progress|of)\b/i;
 const PLACE_AFTER = /\s+(?:at|in|on)\s+(?:the\s+)?\p{Lu}.*$/u;
 
@@ -63,6 +76,14 @@ export function stateFacts(text: string): PatternFact[] | null {
   const progress = PROGRESS.exec(clause);
   if (progress)
     return stated(namedThing(progress[1]!) ?? definiteThing(progress[1]!), 'progress', progress[2]!);
+  const terms = ON_TERMS.exec(clause) ?? MOVED_TO_TERMS.exec(clause);
+  if (terms) {
+    const head = terms[3]!.toLowerCase();
+    return stated(namedThing(terms[1]!), head, `${terms[2]!} ${head}`);
+  }
+  const renewed = HAS_NEW.exec(clause);
+  if (renewed && isValidKey(renewed[2]!))
+    return stated(namedThing(renewed[1]!), renewed[2]!, cleanValue(renewed[3]!));
   const state = STATE.exec(clause);
   if (state) return stated(namedThing(state[1]!), 'status', state[2]!.toLowerCase());
   const due = DUE.exec(clause);
