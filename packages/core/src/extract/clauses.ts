@@ -1,4 +1,4 @@
-import { readSentences } from './english-model.ts';
+import { readSentences, tagPhrase } from './english-model.ts';
 
 /**
  * Splits a message into sentences and reads the signals that decide whether a sentence may yield
@@ -46,7 +46,8 @@ const LEAD_INS =
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
   /^(?:no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself)\s*[,:;!.\-—]+\s*/i;
-const CORRECTION_BARE = /^(?:actually|correction|correcting myself|i meant|i mean|rather)\b\s*[,:;\-—]*\s*/i;
+const CORRECTION_BARE =
+  /^(?:actually|correction|correcting myself|i meant|i mean|rather|(?:i(?:'ve| have)?\s+)?changed my mind(?:\s+again)?)\b\s*[,:;\-—]*\s*/i;
 
 /** Hedges that open a sentence: removed before parsing, remembered as `hedged`. */
 const REPORTED_SPEECH =
@@ -72,6 +73,22 @@ const NEGATION =
 const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+([^,;]+?)\s*[.!]*$/i;
 const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+([^,;]+?)\s*[.!]*$/i;
 const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\bis now corrected\b/i;
+/**
+ * A change stated as made replaces the value before it, as a correction does: "I am vegan now",
+ * "… these days", "the limit was raised to …", "we moved the offsite to …".
+ */
+const CHANGE_MARKER =
+  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:has|have|got)\s+a\s+new\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen)\s+(?:\S+\s+){0,6}?to\b/i;
+
+/** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
+function statesValue(text: string): boolean {
+  if (/\b(?:is|are|be|to|has|have)\b/i.test(text)) return true;
+  return tagPhrase(text).some((t) => t.pos === 'VERB');
+}
+
+/** When a statement starts to hold, before its subject: "After the expansion the Leeds depot has …". */
+const TIME_LEAD =
+  /^(?:[Aa]fter|[Ff]ollowing|[Aa]s of|[Ss]ince|[Ff]rom)\s+(?:the\s+|this\s+|last\s+|next\s+)?[\p{Ll}\p{N}-]+(?:\s+[\p{Ll}\p{N}-]+)?\s*,?\s+(?=(?:the|our|my)\s|\p{Lu})/u;
 
 function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   let text = sentence.trim();
@@ -86,6 +103,8 @@ function stripLeadIns(sentence: string): { text: string; correction: boolean } {
       correction = true;
     } else if (LEAD_INS.test(text)) {
       text = text.replace(LEAD_INS, '');
+    } else if (TIME_LEAD.test(text)) {
+      text = text.replace(TIME_LEAD, '');
     }
     if (text === before) break;
   }
@@ -136,7 +155,8 @@ export function clausesOf(message: string): Clause[] {
     }
     const question = /\?\s*["')\]]*$/.test(original) || QUESTION_START.test(bare);
     const hypothetical = HYPOTHETICAL_START.test(bare) || HYPOTHETICAL_ANYWHERE.test(bare);
-    let correction = stripped.correction || carryCorrection || INNER_CORRECTION.test(bare);
+    let correction =
+      stripped.correction || carryCorrection || INNER_CORRECTION.test(bare) || CHANGE_MARKER.test(bare);
     carryCorrection = false;
     const reported = REPORTED_SPEECH.test(bare);
     const unhedged = bare.replace(/\s+/g, ' ').replace(HEDGE_LEAD, '').replace(REPORTED_SPEECH, '');
@@ -146,11 +166,7 @@ export function clausesOf(message: string): Clause[] {
     // Only as a tail after a value: "… is 30 days, not 45", "… is 30 days instead of 45".
     const notTail = NOT_TAIL.exec(text);
     const insteadTail = INSTEAD_TAIL.exec(text);
-    if (
-      notTail &&
-      /,|—|\s-\s/.test(notTail[0]) &&
-      /\b(?:is|are|be|to)\b/i.test(text.slice(0, notTail.index))
-    ) {
+    if (notTail && /,|—|\s-\s/.test(notTail[0]) && statesValue(text.slice(0, notTail.index))) {
       replacedValue = notTail[1]!.trim();
       factText = text.slice(0, notTail.index).trim();
       correction = true;

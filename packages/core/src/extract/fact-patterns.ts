@@ -12,6 +12,7 @@ import {
   words,
 } from './noun-phrases.ts';
 import { ruleFacts } from './rule-patterns.ts';
+import { stateFacts } from './state-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
 import { tentativeFacts } from './tentative-values.ts';
 import { cleanValue } from './value-phrases.ts';
@@ -102,20 +103,27 @@ function eventTiming(subject: string, stated: string): Omit<FactCandidate, 'kind
   return { entityType: 'entity', entity: name, key, value, confidence: 0.8, named: true };
 }
 
-/** "X is A and Y is B" → two parts; a lone "and" inside a value stays. */
+/** "X is A and Y is B", "it is SAT, my home airport is SAT" → two parts; a lone "and" inside a value stays. */
 function copulaParts(text: string): string[] {
-  const parts = text.split(/\s*(?:,\s*|;\s*)?(?:\band\b|\bbut\b|\bwhile\b)\s+(?=[^,]*?\b(?:is|are)\b)/i);
+  const parts = text.split(
+    /\s*(?:,\s*|;\s*)?(?:\band\b|\bbut\b|\bwhile\b)\s+(?=[^,]*?\b(?:is|are)\b)|,\s+(?=(?:my|our|the|its|their)\s[^,]*?\b(?:is|are)\b)/i,
+  );
   return parts.every((p) => /\b(?:is|are)\b/i.test(p)) ? parts : [text];
 }
 
-/** "My name is Ada and I live in Porto": each statement about the speaker on its own. */
-const AND_I = /,?\s+and\s+(?=I\s)/;
+/** "My name is Ada and I live in Porto", "I am Grace, I run …": each statement about the speaker on its own. */
+const AND_I = /,?\s+and\s+(?=I\s)|,\s+(?=I\s)/;
 
 const LIVE_IN = /^I\s+(?:live|am living|am based|reside|moved|have moved|relocated)\s+(?:in|to)\s+(.+)$/i;
 const WORK_AS = /^I\s+work\s+as\s+(?:an?\s+)?(.+?)(?:\s+(?:at|for)\s+(.+))?$/i;
 const WORK_AT = /^I\s+work\s+(?:at|for)\s+(.+)$/i;
 const DIETS =
-  /^I\s+am\s+(?:a\s+)?(vegetarian|vegan|pescatarian|gluten-free|[a-z]+\s+intolerant|kosher|halal)(?=$|,)/i;
+  /^I\s+am\s+(?:a\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|lactose-free|[a-z]+\s+intolerant|kosher|halal)(?=$|,|\s+(?:who|that|but|at the moment|for now|now|these days|nowadays)\b)/i;
+/** "I am Elena", "I am Elena, the new office manager": a name the model tags as one, then a role. */
+const I_AM_NAME = /^I\s+am\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)(?:,\s+(?:the|your|a|an)\s+(.+))?$/u;
+/** "I am a nurse": one noun after the article is what the speaker does. */
+const I_AM_A = /^I\s+am\s+an?\s+(\p{Ll}+)$/u;
+const MY_PRONOUNS = /^my\s+pronouns\s+are\s+(\p{L}+\/\p{L}+(?:\/\p{L}+)?)$/iu;
 
 /** The proper name a phrase opens with, by its parts of speech: "Lisbon in May" → "Lisbon". */
 function leadingName(phrase: string): string | undefined {
@@ -159,14 +167,43 @@ function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] 
   const diet = DIETS.exec(text);
   if (diet)
     return [{ ...SPEAKER_ENTITY, key: 'diet', value: diet[1]!.toLowerCase(), confidence: 0.9, named: false }];
+  const pronouns = MY_PRONOUNS.exec(text);
+  if (pronouns) {
+    return [{ ...SPEAKER_ENTITY, key: 'pronouns', value: pronouns[1]!, confidence: 0.9, named: false }];
+  }
+  return nameAndRole(text);
+}
+
+/** "I am Elena[, the new office manager]", "I am a nurse". */
+function nameAndRole(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] | null {
+  const bare = text.replace(/[.!]+$/, '');
+  const named = I_AM_NAME.exec(bare);
+  if (named) {
+    const [, name, role] = named;
+    // "I am Italian" is an adjective, "I am Elena" a name: the model decides, read in lower case too.
+    const asName = tagPhrase(`I am ${name}`).slice(2);
+    const asWord = tagPhrase(`I am ${name!.toLowerCase()}`).slice(2);
+    if (!asName.every((t) => t.pos === 'PROPN') || asWord.some((t) => t.pos === 'ADJ')) return null;
+    const out = [{ ...SPEAKER_ENTITY, key: 'name', value: name!, confidence: 0.9, named: false }];
+    const title = role ? cleanValue(role) : '';
+    if (title && words(title).length <= 4 && tagPhrase(title).at(-1)?.pos === 'NOUN') {
+      out.push({ ...SPEAKER_ENTITY, key: 'job title', value: title, confidence: 0.85, named: false });
+    }
+    return out;
+  }
+  const occupation = I_AM_A.exec(bare);
+  if (occupation && tagPhrase(`I am a ${occupation[1]!}`).at(-1)?.pos === 'NOUN') {
+    return [{ ...SPEAKER_ENTITY, key: 'job title', value: occupation[1]!, confidence: 0.85, named: false }];
+  }
   return null;
 }
 
-/** "aisle seats" → "seat": the head noun a preference is about, singular. */
+/** "aisle seats" → "seat", "Marriott hotels" → "hotel": the head noun a preference is about, singular. */
 function preferenceTopic(choice: string): string | undefined {
-  const nouns = tagPhrase(choice).filter((t) => t.pos === 'NOUN');
-  const head = nouns[nouns.length - 1]?.text.toLowerCase();
-  if (!head || nouns.length < 2) return undefined;
+  const tags = tagPhrase(choice).filter((t) => t.pos !== 'DET');
+  const head = tags.at(-1)?.pos === 'NOUN' ? tags.at(-1)!.text.toLowerCase() : undefined;
+  // A bare noun ("email") is the choice itself; a modified one ("a standing desk") is a kind of its head.
+  if (!head || tags.length < 2) return undefined;
   return head.length > 3 && head.endsWith('s') && !head.endsWith('ss') ? head.slice(0, -1) : head;
 }
 
@@ -207,6 +244,8 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
   if (commerce) return commerce;
   const rule = ruleFacts(text, ctx.knownEntities);
   if (rule) return rule;
+  const state = stateFacts(text);
+  if (state) return state;
 
   const out: Omit<FactCandidate, 'kind' | 'evidence'>[] = [];
   let lastNamed: { entityType: string; entity: string } | undefined;

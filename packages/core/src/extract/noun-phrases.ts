@@ -132,7 +132,7 @@ export function isEntityPhrase(
   return options.allowLowercase === true && tokens.length <= 4 && !isPronoun(tokens[0]!);
 }
 
-/** Attribute names: 1–5 plain words, not a pronoun or a vague head ("the problem"). */
+/** Attribute names: 1–5 plain words, not a pronoun, a vague head ("the problem") or a prepositional phrase. */
 export function isValidKey(key: string): boolean {
   const tokens = words(key);
   if (tokens.length === 0 || tokens.length > 5) return false;
@@ -140,6 +140,8 @@ export function isValidKey(key: string): boolean {
   const first = tokens[0]!.toLowerCase();
   const last = tokens[tokens.length - 1]!.toLowerCase();
   if (isPronoun(first) || VAGUE_KEYS.has(first) || VAGUE_KEYS.has(last)) return false;
+  // "at the berlin warehouse", "with sparkle co": a place or a party, not an attribute.
+  if (/^(?:at|in|on|with|of|for|from|by|to|under|near|inside)$/.test(first)) return false;
   return !tokens.some((t) =>
     /^(?:is|are|was|were|be|been|will|would|could|should|might|can|do|does|did)$/i.test(t),
   );

@@ -1,5 +1,6 @@
 import type { Clause } from './clauses.ts';
 import { decisionFrom } from './decision-patterns.ts';
+import { tagPhrase } from './english-model.ts';
 import {
   cleanPhrase,
   isEntityPhrase,
@@ -16,6 +17,7 @@ import {
  * - "<A>[, <B> and <C>] depend(s) on / rel(y|ies) on <D>"            → A depends_on D
  * - "<A> is built on <B>" · "<A> uses <B>"                           → A uses B
  * - "<A> affects / impacts <B>"                                     → A affects B
+ * - "<A> blocks <B>" · "<B> is blocked by <A>"                      → A blocks B
  * - "we decided to use <Z> instead of <W>" · "we replaced <W> with <Z>" ·
  *   "we migrated from <W> to <Z>" · "<Z> replaces <W>"               → Z replaces W
  * - "we decided / agreed to <do X>"                                 → a `decision` node
@@ -49,6 +51,9 @@ const USES =
   /^(.+?)\s+(?:uses|use|is using|are using|is built on(?: top of)?|are built on(?: top of)?|runs on|run on)\s+(.+)$/i;
 const AFFECTS =
   /^(.+?)\s+(?:affects|affect|impacts|impact|will affect|will impact|is affecting|are affecting)\s+(.+)$/i;
+const BLOCKS =
+  /^(.+?)\s+(?:blocks|block|is blocking|are blocking|will block|is holding up|are holding up)\s+(.+)$/i;
+const BLOCKED_BY = /^(.+?)\s+(?:is|are)\s+(?:blocked|held up)\s+by\s+(.+)$/i;
 const DECIDED_INSTEAD =
   /^(?:we|i|the team)\s+(?:have\s+|had\s+)?(?:decided|agreed|chose|opted|are going|will|are)\s+(?:to\s+)?(?:use|go with|adopt|switch to|move to|migrate to|going with|switching to|moving to|migrating to|using)\s+(.+?)\s+(?:instead of|rather than|over)\s+(.+)$/i;
 const REPLACED_WITH =
@@ -180,6 +185,18 @@ function pairs(
   return out;
 }
 
+/** A node a plan can hinge on: a name, a component, a decision, or something memory knows. */
+function isWorkItem(node: NodeCandidate, ctx: RelationPatternContext): boolean {
+  const tags = tagPhrase(node.name);
+  // "Missing the security audit blocks …": an action, not a thing.
+  if (tags[0]?.pos === 'VERB') return false;
+  return (
+    node.type !== 'entity' ||
+    ctx.knownEntities.has(node.name.toLowerCase()) ||
+    tags.some((t) => t.pos === 'PROPN')
+  );
+}
+
 function matchRelations(text: string, ctx: RelationPatternContext): RelationPair[] {
   const instead = DECIDED_INSTEAD.exec(text);
   if (instead) return pairs('replaces', instead[1]!, instead[2]!, ctx);
@@ -191,6 +208,15 @@ function matchRelations(text: string, ctx: RelationPatternContext): RelationPair
   if (depends) return pairs('depends_on', depends[1]!, depends[2]!, ctx);
   const affects = AFFECTS.exec(text);
   if (affects) return pairs('affects', affects[1]!, affects[2]!, ctx);
+  const blockedBy = BLOCKED_BY.exec(text);
+  const blocks = blockedBy ? null : BLOCKS.exec(text);
+  if (blockedBy || blocks) {
+    const [blocker, blocked] = blockedBy ? [blockedBy[2]!, blockedBy[1]!] : [blocks![1]!, blocks![2]!];
+    // "the lorry is blocking the entrance" is no dependency: only between names, components and decisions.
+    return pairs('blocks', blocker, blocked, ctx).filter((p) =>
+      [p.from, p.to].every((n) => isWorkItem(n, ctx)),
+    );
+  }
   const replaces = REPLACES.exec(text);
   if (replaces) return pairs('replaces', replaces[1]!, replaces[2]!, ctx);
   const uses = USES.exec(text);

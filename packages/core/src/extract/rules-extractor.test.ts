@@ -56,7 +56,7 @@ describe('rules extractor: statements it reads', () => {
     ],
     [
       "Supplier X's lead time changed to 30 days.",
-      [['entity', 'Supplier X', 'lead time', '30 days', 'statement']],
+      [['entity', 'Supplier X', 'lead time', '30 days', 'correction']],
     ],
     [
       'FYI, remember that Supplier X’s minimum order is 500 units.',

@@ -179,7 +179,7 @@ export function parseSubject(
   }
 
   const mine = /^my\s+(.+)$/i.exec(subject);
-  if (mine) return keyed(SPEAKER_ENTITY, mine[1]!, 0.9);
+  if (mine) return keyed(SPEAKER_ENTITY, withPartyFirst(mine[1]!), 0.9);
   const ours = /^our\s+(.+)$/i.exec(subject);
   if (ours) return keyed(GROUP_ENTITY, ours[1]!, 0.9);
 
@@ -247,6 +247,15 @@ export function parseSubject(
     return keyed({ entityType: 'entity', entity: UNRESOLVED_ENTITY }, tokens.join(' '), 0.8);
   }
   return null;
+}
+
+/** "my loyalty number with Iberia" → "Iberia loyalty number": the company a personal account is held with names its kind. */
+function withPartyFirst(attribute: string): string {
+  const held =
+    /^(\p{Ll}[\p{Ll}\s-]*?)\s+(?:with|at)\s+((?:\p{Lu}[\p{L}\p{N}&.-]*)(?:\s+\p{Lu}[\p{L}\p{N}&.-]*){0,2})$/u.exec(
+      cleanPhrase(attribute),
+    );
+  return held ? `${held[2]!} ${held[1]!}` : attribute;
 }
 
 function keyed(entity: { entityType: string; entity: string }, rawKey: string, confidence: number) {

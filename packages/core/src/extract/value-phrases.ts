@@ -9,7 +9,14 @@ import { cleanPhrase } from './noun-phrases.ts';
 
 const VALUE_LEAD =
   /^(?:now|currently|still|actually|officially|exactly|just|only|always|due(?=\s+every\b)|(?:at|on)(?=\s+(?:\d|the\s+\d|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)))\s+/i;
-const VALUE_TAIL = /\s+(?:now|currently|for now|at the moment|these days|as of now|as well|too|again)$/i;
+/** "from 8 to 11 May" is the range "8 to 11 May". */
+const RANGE_FROM =
+  /^from\s+(?=(?:\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)[^,]*?\s(?:to|until|till|through|-|–)\s)/i;
+/** What led to an amount, after it: "$1.5 million after the upsell", "45 days because of the strike". */
+const CAUSE_TAIL =
+  /\s+(?:after|following|because of|due to|thanks to)\s+(?:the|a|an|our|their|its|his|her|this|that|last)\b.*$/i;
+const VALUE_TAIL =
+  /\s+(?:now|currently|for now|at the moment|these days|nowadays|as of now|as well|too|again|after all|instead|anyway)$/i;
 
 /** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */
 const TRAILING_CLAUSE =
@@ -31,5 +38,7 @@ export function withoutTrailingClause(raw: string): string {
 export function cleanValue(raw: string): string {
   let value = cleanPhrase(withoutTrailingClause(cleanPhrase(raw)));
   for (let i = 0; i < 3; i++) value = value.replace(VALUE_LEAD, '').replace(VALUE_TAIL, '').trim();
+  value = value.replace(RANGE_FROM, '');
+  if (/^(?:[$€£¥]\s?)?\d/.test(value)) value = value.replace(CAUSE_TAIL, '');
   return cleanPhrase(value);
 }

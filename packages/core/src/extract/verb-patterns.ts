@@ -5,6 +5,7 @@ import {
   isEntityPhrase,
   isPronoun,
   isValidKey,
+  isValidValue,
   type PatternFact,
   stripDeterminers,
   words,
@@ -42,9 +43,9 @@ const AGENT_NOUNS: Record<string, string> = {
   operated: 'operator',
   sponsored: 'sponsor',
 };
-/** Verbs whose attribute has a noun of its own: "costs $29" is the cost. */
+/** Verbs whose attribute has a noun of its own: "costs $29" is the price. */
 const VERB_NOUNS: Record<string, string> = {
-  costs: 'cost',
+  costs: 'price',
   weighs: 'weight',
   happens: 'schedule',
   occurs: 'schedule',
@@ -60,12 +61,32 @@ const PASSIVE =
 const HAS =
   /^(.+?)\s+(?:has|have)\s+((?:about|around|over|under|nearly|almost|roughly)\s+)?(\d[\d,.]*)\s+(.+)$/i;
 
+/**
+ * "requires a 20% deposit", "charges a $50 fee", "offers a 15% discount": a share or an amount of
+ * a thing the verb asks for or gives; the thing is the attribute.
+ */
+const SHARE_OF =
+  /^(.+?)\s+(?:requires|require|needs|need|charges|charge|takes|take|offers|offer|gives|give|has|have)\s+(?:an?\s+)?((?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:k|m|million|billion))?)|(?:\d[\d,.]*\s?(?:%|percent)))\s+(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)$/u;
+/** "has a lead time of 45 days", "has payment terms of net 30": the attribute, then its value. */
+const HAS_OF =
+  /^(.+?)\s+(?:has|have)\s+(?:an?\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2})\s+of\s+(.+)$/u;
+/** A verb with a noun of its own, tagged as a noun, still reads as a verb before an amount: "the plan costs $29". */
+const OPENS_WITH_AMOUNT = /^(?:(?:about|around|roughly|approximately|nearly|almost|over|under)\s+)?[$€£¥\d]/i;
+
+/** A noun, with modifiers before it ("lead time": the model may read "lead" as a verb there). */
+function isNounPhrase(phrase: string): boolean {
+  const tags = tagPhrase(phrase);
+  return (
+    tags.at(-1)?.pos === 'NOUN' && tags.slice(0, -1).every((t) => /^(?:NOUN|ADJ|VERB|PROPN)$/.test(t.pos))
+  );
+}
+
 /** Words a quantity can be made of without a digit: checked before the model reads the value. */
 const MAYBE_QUANTITY =
   /\d|\b(?:every|each|hourly|daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|twice|once|first|last|second|third|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 
 /** "6 am", "$29 per month", "every 12 months", "the first of each quarter": a value worth a key. */
-function isQuantity(value: string): boolean {
+export function isQuantity(value: string): boolean {
   if (!MAYBE_QUANTITY.test(value)) return false;
   if (FREQUENCY.test(value)) return true;
   // "the first of each quarter", "the 25th of every month".
@@ -102,7 +123,12 @@ function owner(
   if (!first || isPronoun(first)) return undefined;
   const parsed = parseSubject(phrase, { knownEntities: known, atSentenceStart: true, value: '1' });
   // "The Rotterdam depot": the name and its kind are one thing, not an owner and an attribute.
-  const thingAlone = parsed !== null && words(parsed.key).length === 1 && isThingNoun(parsed.key);
+  // So is "The Orion support contract" (but not "Orion's support contract"): a key that ends in
+  // a kind of thing names the thing.
+  const thingAlone =
+    parsed !== null &&
+    (words(parsed.key).length === 1 || !/['’]s\s/.test(phrase)) &&
+    isThingNoun(words(parsed.key).at(-1) ?? '');
   if (parsed && !thingAlone && parsed.entity !== UNRESOLVED_ENTITY && parsed.named) {
     return { entityType: parsed.entityType, entity: untyped(parsed.entity), key: parsed.key, named: true };
   }
@@ -148,6 +174,22 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
       agent ?? `${participle} ${preposition!.toLowerCase() === 'every' ? '' : preposition}`.trim();
     return fact(who, verbKey, full);
   }
+  const share = SHARE_OF.exec(text.replace(/[.!]+$/, ''));
+  if (share) {
+    const [, subject, amount, noun] = share;
+    if (!isNounPhrase(noun!)) return null;
+    const who = owner(subject!, known);
+    return who ? fact({ ...who, key: undefined }, noun!, amount!) : null;
+  }
+  const hasOf = HAS_OF.exec(text.replace(/[.!]+$/, ''));
+  if (hasOf) {
+    const [, subject, attribute, rest] = hasOf;
+    const value = cleanValue(rest!);
+    if (!/\d/.test(value) || !isValidValue(value)) return null;
+    if (!isNounPhrase(attribute!)) return null;
+    const who = owner(subject!, known);
+    return who ? fact({ ...who, key: undefined }, attribute!, value) : null;
+  }
   const has = HAS.exec(text);
   if (has) {
     const [, subject, approx, count, rest] = has;
@@ -170,12 +212,14 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   // The word must read as a verb in its sentence, or as a plural-looking noun followed by a
   // preposition: the model reads "… support contract renews on …" as a noun phrase.
   const tagged = readText(text).tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
-  if (tagged !== 'VERB' && !(tagged === 'NOUN' && preposition !== undefined)) return null;
+  const noun = VERB_NOUNS[verb!.toLowerCase()];
+  const amountAfterNoun = noun !== undefined && OPENS_WITH_AMOUNT.test(value);
+  if (tagged !== 'VERB' && !(tagged === 'NOUN' && (preposition !== undefined || amountAfterNoun)))
+    return null;
   if (!isQuantity(value)) return null;
   const who = owner(subject!, known);
   if (!who) return null;
   if (counted) return fact({ ...who, key: undefined }, counted[2]!, counted[1]!);
-  const noun = VERB_NOUNS[verb!.toLowerCase()];
   const keyed =
     noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb!);
   return fact(who, keyed, value);

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { TurnMessage } from '../ports/ports.ts';
+import { rulesExtractor } from './rules-extractor.ts';
+
+const extractor = rulesExtractor();
+
+/** Every turn in order, each with the earlier ones as context; the facts of each, flattened. */
+async function read(turns: string[]) {
+  const out: Array<[string, string, string, unknown]> = [];
+  const context: TurnMessage[] = [];
+  for (const [i, content] of turns.entries()) {
+    const message: TurnMessage = { id: `m${i}`, role: 'user', content, at: 0 };
+    const { facts } = await extractor.extract({
+      messages: [message],
+      context: [...context],
+      knownEntities: [],
+    });
+    for (const f of facts) out.push([f.kind ?? 'statement', f.entity, f.key, f.value]);
+    context.push(message);
+  }
+  return out;
+}
+
+describe('a value stated with a verb, then changed', () => {
+  it('reads "costs" as the price, so a later "price is now" and a correction update the same key', async () => {
+    expect(
+      await read([
+        'The Starter plan costs $9 per month.',
+        'The Starter plan price changed to $12 per month.',
+        'Actually the Starter plan costs $11 per month.',
+      ]),
+    ).toEqual([
+      ['statement', 'Starter plan', 'price', '$9 per month'],
+      ['correction', 'Starter plan', 'price', '$12 per month'],
+      ['correction', 'Starter plan', 'price', '$11 per month'],
+    ]);
+  });
+
+  it('reads a share or an amount a verb asks for as the thing it is for', async () => {
+    expect(
+      await read([
+        'Borealis Tools requires a 30% deposit.',
+        'Correction: Borealis Tools requires a 25% deposit, not 30%.',
+      ]),
+    ).toEqual([
+      ['statement', 'Borealis Tools', 'deposit', '30%'],
+      ['correction', 'Borealis Tools', 'deposit', '25%'],
+    ]);
+  });
+
+  it('takes ", not X" after any verb as a correction, not a negation', async () => {
+    expect(await read(['Correction: the Lyon depot has 42 forklifts, not 40.'])).toEqual([
+      ['correction', 'Lyon depot', 'forklifts', '42 forklifts'],
+    ]);
+  });
+
+  it('reads "has a <attribute> of <value>"', async () => {
+    expect(await read(['Tallis Logistics has a lead time of 12 days.'])).toEqual([
+      ['statement', 'Tallis Logistics', 'lead time', '12 days'],
+    ]);
+  });
+
+  it('names the thing when the key ends in a kind of thing: "the Vega maintenance contract"', async () => {
+    expect(await read(['The Vega maintenance contract costs $3,000 a year.'])).toEqual([
+      ['statement', 'Vega maintenance contract', 'price', '$3,000 a year'],
+    ]);
+  });
+});
+
+describe('values without what surrounds them', () => {
+  it('keeps a range without its "from"', async () => {
+    expect(await read(['The Oslo workshop is from 3 to 6 June.'])).toEqual([
+      ['statement', 'Oslo workshop', 'date', '3 to 6 June'],
+    ]);
+  });
+
+  it('drops what led to an amount', async () => {
+    expect(await read(["Initech's licence fee changed to $80,000 after the renewal."])).toEqual([
+      ['correction', 'Initech', 'licence fee', '$80,000'],
+    ]);
+  });
+
+  it('keeps a place out of the key: "Bay 9 at the Leipzig depot"', async () => {
+    const facts = await read([
+      'Bay 9 at the Leipzig depot is out of use.',
+      'Printer P-12 in the Vienna office is out of toner.',
+    ]);
+    expect(facts.filter(([, , key]) => /^(?:at|in|with)\s/.test(key))).toEqual([]);
+  });
+});
