@@ -12,6 +12,7 @@ import {
   words,
 } from './noun-phrases.ts';
 import { ruleFacts } from './rule-patterns.ts';
+import { choiceTopic, moreSpeakerFacts, preferenceClause } from './speaker-statements.ts';
 import { stateFacts } from './state-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
 import { tentativeFacts } from './tentative-values.ts';
@@ -171,7 +172,7 @@ function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] 
   if (pronouns) {
     return [{ ...SPEAKER_ENTITY, key: 'pronouns', value: pronouns[1]!, confidence: 0.9, named: false }];
   }
-  return nameAndRole(text);
+  return nameAndRole(text) ?? moreSpeakerFacts(text);
 }
 
 /** "I am Elena[, the new office manager]", "I am a nurse". */
@@ -221,21 +222,25 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     return [];
   }
 
-  const prefer = PREFER.exec(text);
+  const prefer = PREFER.exec(preferenceClause(text));
   if (prefer) {
     const choice = cleanValue(prefer[1]!.replace(/\s+(?:on|in|at|during|when|while)\s.*$/i, ''));
-    const over = prefer[2] ? cleanValue(prefer[2]) : undefined;
     const topic = prefer[3] ? stripDeterminers(prefer[3]) : undefined;
     if (!isValidValue(choice) || words(choice).length > 6) return [];
+    // Set against an alternative, the kind of the two names the preference ("email over calls" →
+    // contact) before what it is for ("trains to planes for short trips" → travel).
+    const kind = choiceTopic(choice) ?? (prefer[2] ? choiceTopic(prefer[2]) : undefined);
     const head = preferenceTopic(choice);
-    const key =
-      topic && isValidKey(topic)
-        ? `preference for ${topic.toLowerCase()}`
+    const purpose = topic && isValidKey(topic) && !(kind && prefer[2]) ? topic : undefined;
+    const key = purpose
+      ? `preference for ${purpose.toLowerCase()}`
+      : kind
+        ? `${kind} preference`
         : head
           ? `${head} preference`
           : `preference: ${choice.toLowerCase()}`;
-    const value = over ? `${choice} over ${over}` : choice;
-    return [{ ...SPEAKER_ENTITY, key, value, confidence: 0.9, named: false }];
+    // The choice is the preference; what it was chosen over is not a value of it.
+    return [{ ...SPEAKER_ENTITY, key, value: choice, confidence: 0.9, named: false }];
   }
 
   const decision = decisionFrom(text, ctx.knownEntities);

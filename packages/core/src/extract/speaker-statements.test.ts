@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { rulesExtractor } from './rules-extractor.ts';
+
+const extractor = rulesExtractor();
+
+async function facts(content: string) {
+  const { facts } = await extractor.extract({
+    messages: [{ id: 'm1', role: 'user', content, at: 0 }],
+    context: [],
+    knownEntities: [],
+  });
+  return facts.map((f) => [f.entity, f.key, f.value]);
+}
+
+describe('what the speaker says of themselves, phrased in other ways', () => {
+  it('reads the unit a person runs as their job', async () => {
+    expect(await facts('I lead the data platform team at Vireo.')).toEqual([
+      ['speaker', 'job title', 'leads the data platform team'],
+      ['speaker', 'employer', 'Vireo'],
+    ]);
+    expect(await facts('I head up the claims department.')).toEqual([
+      ['speaker', 'job title', 'heads up the claims department'],
+    ]);
+    expect(await facts('I run the numbers every Friday.')).toEqual([]);
+  });
+
+  it('reads a diet followed or an allergy', async () => {
+    expect(await facts('I follow a vegan diet.')).toEqual([['speaker', 'diet', 'vegan']]);
+    expect(await facts("I'm on a low-carb diet.")).toEqual([['speaker', 'diet', 'low-carb']]);
+    expect(await facts("I'm allergic to peanuts.")).toEqual([['speaker', 'allergy', 'peanuts']]);
+    expect(await facts('I follow a strict schedule.')).toEqual([]);
+  });
+
+  it('reads the date a document of the speaker or the team expires, renews or ends', async () => {
+    expect(await facts('My passport expires in June 2028.')).toEqual([
+      ['speaker', 'passport expiry', 'June 2028'],
+    ]);
+    expect(await facts('My driving licence expires on 3 March 2031.')).toEqual([
+      ['speaker', 'driving licence expiry', '3 March 2031'],
+    ]);
+    expect(await facts('Our office lease ends in September 2027.')).toEqual([
+      ['we', 'office lease end date', 'September 2027'],
+    ]);
+  });
+
+  it('reads a name given after "the name\'s" or "this is"', async () => {
+    expect(await facts("The name's Oliver.")).toEqual([['speaker', 'name', 'Oliver']]);
+    expect(await facts('This is Tom from accounts.')).toEqual([['speaker', 'name', 'Tom']]);
+    expect(await facts('This is great.')).toEqual([]);
+  });
+});
+
+describe('preferences keyed by the kind of choice', () => {
+  it('keys a choice between ways of getting in touch or of travelling by its kind', async () => {
+    expect(await facts('I prefer email over phone calls.')).toEqual([
+      ['speaker', 'contact preference', 'email'],
+    ]);
+    expect(await facts('I prefer texting to phone calls.')).toEqual([
+      ['speaker', 'contact preference', 'texting'],
+    ]);
+    expect(await facts('I prefer trains to planes for trips under four hours.')).toEqual([
+      ['speaker', 'travel preference', 'trains'],
+    ]);
+  });
+
+  it('reads "I\'d rather" and "I like X better than Y" as preferences', async () => {
+    expect(await facts("I'd rather take the train than fly.")).toEqual([
+      ['speaker', 'travel preference', 'the train'],
+    ]);
+    expect(await facts('I like aisle seats better than window seats.')).toEqual([
+      ['speaker', 'seat preference', 'aisle seats'],
+    ]);
+  });
+});

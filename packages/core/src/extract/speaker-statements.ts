@@ -1,0 +1,154 @@
+import { tagPhrase } from './english-model.ts';
+import { GROUP_ENTITY, SPEAKER_ENTITY } from './entity-references.ts';
+import {
+  cleanPhrase,
+  isValidKey,
+  isValidValue,
+  type PatternFact,
+  stripDeterminers,
+  words,
+} from './noun-phrases.ts';
+import { cleanValue } from './value-phrases.ts';
+
+/**
+ * More of what the speaker says of themselves, in the other ways English says it:
+ *
+ *   "I run the finance team"                   → job title = runs the finance team
+ *   "I follow a vegan diet", "I'm allergic to peanuts" → diet = vegan, allergy = peanuts
+ *   "My passport expires in June 2028"         → passport expiry = June 2028
+ *   "The name's Oliver", "This is Tom from accounts" → name
+ */
+
+type SpeakerFact = Omit<PatternFact, 'kind' | 'evidence'>;
+
+const speaker = (key: string, value: string, confidence = 0.9): SpeakerFact => ({
+  ...SPEAKER_ENTITY,
+  key,
+  value,
+  confidence,
+  named: false,
+});
+
+/** The proper name a phrase opens with: "Vireo in Oslo" → "Vireo". */
+function leadingProperName(phrase: string): string | undefined {
+  const run: string[] = [];
+  for (const token of tagPhrase(cleanPhrase(phrase))) {
+    if (token.pos !== 'PROPN' && !(run.length > 0 && /^(?:of|de|&)$/i.test(token.text))) break;
+    run.push(token.text);
+  }
+  return run.length > 0 ? run.join(' ') : undefined;
+}
+
+/** Units of an organisation a person can run: "the finance team", "our EMEA sales division". */
+const UNIT_NOUNS =
+  /^(?:team|teams|department|group|unit|division|office|desk|function|practice|programme|program|lab|squad|branch|store|shop|clinic|ward|warehouse|restaurant|kitchen)$/i;
+const RUN_UNIT =
+  /^I\s+(run|lead|manage|head|head up|oversee|supervise|coordinate)\s+((?:the|our|a)\s+.+?)(?:\s+(?:at|for)\s+(\p{Lu}.*))?$/u;
+const THIRD_PERSON: Record<string, string> = { 'head up': 'heads up', oversee: 'oversees' };
+
+function runsUnit(text: string): SpeakerFact[] | null {
+  const run = RUN_UNIT.exec(text);
+  if (!run) return null;
+  const unit = cleanValue(run[2]!);
+  const head = words(unit).at(-1) ?? '';
+  if (!UNIT_NOUNS.test(head) || words(unit).length > 6) return null;
+  const verb = run[1]!.toLowerCase();
+  const out = [speaker('job title', `${THIRD_PERSON[verb] ?? `${verb}s`} ${unit}`, 0.85)];
+  const employer = run[3] ? leadingProperName(run[3]) : undefined;
+  if (employer) out.push(speaker('employer', employer, 0.85));
+  return out;
+}
+
+const DIET_WORDS =
+  /^(vegetarian|vegan|pescatarian|pescetarian|keto|ketogenic|paleo|gluten-free|dairy-free|lactose-free|low-carb|low-fodmap|kosher|halal|plant-based|mediterranean)$/i;
+const ON_A_DIET =
+  /^I\s+(?:am on|follow|keep|stick to|eat)\s+(?:an?\s+|a strict\s+)?(\S+)(?:\s+diet)?(?=$|,|\s+(?:at the moment|for now|now|these days|nowadays)\b)/i;
+const ALLERGIC = /^I\s+am\s+(?:severely\s+|very\s+|mildly\s+)?allergic\s+to\s+(.+)$/i;
+
+function dietFacts(text: string): SpeakerFact[] | null {
+  const diet = ON_A_DIET.exec(text);
+  if (diet && DIET_WORDS.test(diet[1]!)) return [speaker('diet', diet[1]!.toLowerCase())];
+  const allergy = ALLERGIC.exec(text);
+  if (allergy) {
+    const value = cleanValue(allergy[1]!);
+    return isValidValue(value) && words(value).length <= 4 ? [speaker('allergy', value)] : [];
+  }
+  return null;
+}
+
+/** What a date-bound thing does on its date, as the attribute: "expires" → "expiry". */
+const DATE_VERBS: Record<string, string> = {
+  expires: 'expiry',
+  'runs out': 'expiry',
+  lapses: 'expiry',
+  renews: 'renewal',
+  ends: 'end date',
+  starts: 'start date',
+  begins: 'start date',
+};
+const MY_THING_ON =
+  /^(my|our)\s+(.+?)\s+(expires|runs out|lapses|renews|ends|starts|begins)\s+(?:on|in|at|by)?\s*(.+)$/i;
+
+/** "My passport expires in June 2028": the speaker's (or team's) document and its date. */
+function documentDates(text: string): SpeakerFact[] | null {
+  const match = MY_THING_ON.exec(text);
+  if (!match) return null;
+  const thing = stripDeterminers(match[2]!).toLowerCase();
+  const value = cleanValue(match[4]!.replace(/^the\s+(?=end|start|beginning)/i, ''));
+  const stated = tagPhrase(value)[0];
+  if (!stated || !/^(?:NUM|PROPN|NOUN|ADJ)$/.test(stated.pos)) return null;
+  const key = `${thing} ${DATE_VERBS[match[3]!.toLowerCase()]!}`;
+  if (words(thing).length > 3 || !isValidKey(key) || !isValidValue(value)) return null;
+  const owner = match[1]!.toLowerCase() === 'my' ? SPEAKER_ENTITY : GROUP_ENTITY;
+  return [{ ...owner, key, value, confidence: 0.85, named: false }];
+}
+
+const NAME_LEAD = /^(?:the name's|the name is|name's|this is)\s+/i;
+const NAME_THEN = /^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)(?:\s+(?:from|here)\b.*)?$/u;
+
+/** "The name's Oliver", "This is Tom from accounts": a name the model tags as one. */
+function nameFacts(text: string): SpeakerFact[] | null {
+  const lead = NAME_LEAD.exec(text);
+  const match = lead ? NAME_THEN.exec(text.slice(lead[0].length)) : null;
+  if (!match) return null;
+  const name = match[1]!;
+  const asName = tagPhrase(`I am ${name}`).slice(2);
+  return asName.every((t) => t.pos === 'PROPN') ? [speaker('name', name)] : null;
+}
+
+export function moreSpeakerFacts(text: string): SpeakerFact[] | null {
+  const bare = text.replace(/[.!]+$/, '');
+  return runsUnit(bare) ?? dietFacts(bare) ?? documentDates(bare) ?? nameFacts(bare);
+}
+
+/** Kinds of choice a preference is about, by the words that name the options. */
+const CHOICE_KINDS: Array<[RegExp, string]> = [
+  [
+    /^(?:e-?mails?|phone|phone calls?|calls?|texts?|texting|text messages?|sms|slack|whatsapp|video calls?|voice ?mail)$/i,
+    'contact',
+  ],
+  [
+    /^(?:trains?|planes?|flights?|flying|driving|cars?|buses|bus|coach|coaches|ferry|ferries|rail|taxis?|the train|the bus|the car|the plane)$/i,
+    'travel',
+  ],
+  [/^(?:aisle|window|aisle seats?|window seats?|the aisle|the window)$/i, 'seat'],
+];
+
+/** "email" → "contact", "trains" → "travel": the kind of choice a preference is about. */
+export function choiceTopic(choice: string): string | undefined {
+  const phrase = cleanPhrase(choice).toLowerCase();
+  return CHOICE_KINDS.find(([pattern]) => pattern.test(phrase))?.[1];
+}
+
+/** A verb before the thing chosen: "I'd rather take the train". */
+const CHOOSING_VERB = /^(?:take|have|get|use|book|go by|travel by|go with|sit in|sit by|get|receive)\s+/i;
+const RATHER = /^I\s+(?:would|'d)\s+rather\s+(?:have\s+)?(.+?)\s+than\s+(.+)$/i;
+const LIKE_BETTER = /^I\s+(?:like|love|enjoy)\s+(.+?)\s+(?:better than|more than)\s+(.+)$/i;
+
+/** "I'd rather take the train than fly", "I like tea better than coffee" → "I prefer the train over fly". */
+export function preferenceClause(text: string): string {
+  const bare = text.replace(/[.!]+$/, '');
+  const match = RATHER.exec(bare) ?? LIKE_BETTER.exec(bare);
+  if (!match) return text;
+  return `I prefer ${match[1]!.replace(CHOOSING_VERB, '')} over ${match[2]!.replace(CHOOSING_VERB, '')}`;
+}
