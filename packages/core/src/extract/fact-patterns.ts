@@ -17,7 +17,7 @@ import { stateFacts } from './state-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
 import { tentativeFacts } from './tentative-values.ts';
 import { cleanValue } from './value-phrases.ts';
-import { verbFacts } from './verb-patterns.ts';
+import { verbFacts, versionFacts } from './verb-patterns.ts';
 
 /**
  * Fact statements the rules extractor recognises, one clause at a time:
@@ -251,6 +251,8 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
   if (rule) return rule;
   const state = stateFacts(text);
   if (state) return state;
+  const version = versionFacts(text, ctx.knownEntities);
+  if (version) return version;
 
   const out: Omit<FactCandidate, 'kind' | 'evidence'>[] = [];
   let lastNamed: { entityType: string; entity: string } | undefined;
@@ -292,6 +294,9 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
   if (out.length > 0) return out;
   const change = statedChange(text);
   if (change) {
+    // "We upgraded the staging cluster to Kubernetes 1.30": the version it is on now.
+    const version = versionFacts(`${change.subject} is on ${change.value}`, ctx.knownEntities);
+    if (version) return version;
     // Only an owner the sentence names: "we moved the team to Berlin" says where, not what.
     const changed = statementFacts(`${change.subject} is ${change.value}`, ctx).filter(
       (f) => f.entity !== UNRESOLVED_ENTITY,

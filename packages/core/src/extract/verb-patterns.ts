@@ -81,6 +81,10 @@ function isNounPhrase(phrase: string): boolean {
   );
 }
 
+/** "3,000 parcels a day", "about 400 tickets per week": a count in a period. */
+const RATE =
+  /^(?:(?:about|around|roughly|approximately|nearly|almost|over|under|up to)\s+)?\d[\d,.]*\s+(\p{Ll}+(?:\s+\p{Ll}+)?)\s+(?:a|an|per|each|every)\s+(second|minute|hour|day|night|shift|week|month|quarter|year)$/u;
+
 /** Words a quantity can be made of without a digit: checked before the model reads the value. */
 const MAYBE_QUANTITY =
   /\d|\b(?:every|each|hourly|daily|nightly|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|twice|once|first|last|second|third|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
@@ -220,7 +224,27 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   const who = owner(subject!, known);
   if (!who) return null;
   if (counted) return fact({ ...who, key: undefined }, counted[2]!, counted[1]!);
+  // "handles 3,000 parcels a day", "processes 3,000 parcels per day": what is counted per period,
+  // whichever verb does the counting.
+  const rate = RATE.exec(value);
+  if (rate && isNounPhrase(rate[1]!))
+    return fact({ ...who, key: undefined }, `${rate[1]} per ${rate[2]}`, value);
   const keyed =
     noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb!);
   return fact(who, keyed, value);
+}
+
+const VERSION =
+  /^(.+?)\s+(?:runs|now runs|is running|is now running|runs on|now runs on|is on|is now on|was upgraded to|has been upgraded to|is upgraded to|was moved to|has moved to|moved to)\s+(\p{Lu}[\p{L}+#-]*(?:\s+\p{Lu}[\p{L}+#-]*)?)\s+v?(\d+(?:\.\d+){0,3}(?:\.x)?)$/u;
+
+/**
+ * "The staging cluster runs Kubernetes 1.29", "… was upgraded to Kubernetes 1.30": the version of
+ * a named product a thing runs, keyed by the product so every phrasing of it is one attribute.
+ */
+export function versionFacts(text: string, known: ReadonlySet<string>): PatternFact[] | null {
+  const match = VERSION.exec(text.replace(/[.!]+$/, ''));
+  if (!match) return null;
+  const [, subject, product, version] = match;
+  const who = owner(subject!, known);
+  return who ? fact({ ...who, key: undefined }, `${product} version`, version!) : null;
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { TurnMessage } from '../ports/ports.ts';
+import { rulesExtractor } from './rules-extractor.ts';
+
+const extractor = rulesExtractor();
+
+/** Every turn in order, each with the earlier ones as context; the facts of each, flattened. */
+async function read(turns: string[]) {
+  const out: Array<[string, string, string, unknown]> = [];
+  const context: TurnMessage[] = [];
+  for (const [i, content] of turns.entries()) {
+    const message: TurnMessage = { id: `m${i}`, role: 'user', content, at: 0 };
+    const { facts } = await extractor.extract({
+      messages: [message],
+      context: [...context],
+      knownEntities: [],
+    });
+    for (const f of facts) out.push([f.kind ?? 'statement', f.entity, f.key, f.value]);
+    context.push(message);
+  }
+  return out;
+}
+
+describe('versions and rates, one key whatever the verb', () => {
+  it('keys the version a thing runs by the product, through an upgrade said either way', async () => {
+    expect(
+      await read([
+        'The Hamburg cluster runs Kubernetes 1.29.',
+        'The Hamburg cluster was upgraded to Kubernetes 1.30.',
+        'We upgraded the Hamburg cluster to Kubernetes 1.31.',
+      ]),
+    ).toEqual([
+      ['statement', 'Hamburg cluster', 'kubernetes version', '1.29'],
+      ['correction', 'Hamburg cluster', 'kubernetes version', '1.30'],
+      ['correction', 'Hamburg cluster', 'kubernetes version', '1.31'],
+    ]);
+  });
+
+  it('keys a count in a period by what is counted, not by the verb that counts it', async () => {
+    expect(
+      await read([
+        'The Tilburg depot handles 3,000 parcels a day.',
+        'The Tilburg depot now processes 3,500 parcels per day.',
+      ]),
+    ).toEqual([
+      ['statement', 'Tilburg depot', 'parcels per day', '3,000 parcels a day'],
+      ['correction', 'Tilburg depot', 'parcels per day', '3,500 parcels per day'],
+    ]);
+  });
+});
