@@ -61,6 +61,7 @@ export interface FactPatternContext {
 
 const COPULA =
   /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
+const PARTICIPLE_VALUE = /\s(?:is|are)\s+(?:\p{Ll}+(?:ed|en)|kept|set|held|run)\s+(?:until|till|from|at|on|by|every|within)\s/u;
 const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
 const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
@@ -254,6 +255,11 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
   const version = versionFacts(text, ctx.knownEntities);
   if (version) return version;
 
+  // "The help desk is staffed until 8 pm": a participle and its preposition are the attribute.
+  if (PARTICIPLE_VALUE.test(text)) {
+    const stated = verbFacts(text, ctx.knownEntities);
+    if (stated) return stated;
+  }
   const out: Omit<FactCandidate, 'kind' | 'evidence'>[] = [];
   let lastNamed: { entityType: string; entity: string } | undefined;
   for (const part of copulaParts(text)) {

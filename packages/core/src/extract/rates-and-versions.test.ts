@@ -47,4 +47,10 @@ describe('versions and rates, one key whatever the verb', () => {
       ['correction', 'Tilburg depot', 'parcels per day', '3,500 parcels per day'],
     ]);
   });
+
+  it('keys hours stated with a participle by the participle, for the thing it is said of', async () => {
+    expect(await read(['The customer support queue is staffed until 8 pm.'])).toEqual([
+      ['statement', 'customer support queue', 'staffed until', '8 pm'],
+    ]);
+  });
 });
