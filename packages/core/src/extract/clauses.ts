@@ -41,11 +41,11 @@ export function sentencesOf(text: string): string[] {
 }
 
 const LEAD_INS =
-  /^(?:so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right|update|as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right|as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*\s*/i;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
-  /^(?:no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself)\s*[,:;!.\-—]+\s*/i;
+  /^(?:no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself|update|updated|change of plan|change of plans)\s*[,:;!.\-—]+\s*/i;
 const CORRECTION_BARE =
   /^(?:actually|correction|correcting myself|i meant|i mean|rather|(?:i(?:'ve| have)?\s+)?changed my mind(?:\s+again)?)\b\s*[,:;\-—]*\s*/i;
 
@@ -78,7 +78,7 @@ const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\b
  * "… these days", "the limit was raised to …", "we moved the offsite to …".
  */
 const CHANGE_MARKER =
-  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:has|have|got)\s+a\s+new\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen)\s+(?:\S+\s+){0,6}?to\b/i;
+  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:has|have|got)\s+a\s+new\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen|slipped|switched|doubled|halved|tripled|fell|fallen|climbed|jumped|grew|grown|changes|postponed|delayed|brought forward)\s+(?:\S+\s+){0,6}?to\b/i;
 
 /** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
 function statesValue(text: string): boolean {
@@ -89,6 +89,13 @@ function statesValue(text: string): boolean {
 /** When a statement starts to hold, before its subject: "After the expansion the Leeds depot has …". */
 const TIME_LEAD =
   /^(?:[Aa]fter|[Ff]ollowing|[Aa]s of|[Ss]ince|[Ff]rom)\s+(?:the\s+|this\s+|last\s+|next\s+)?[\p{Ll}\p{N}-]+(?:\s+[\p{Ll}\p{N}-]+)?\s*,?\s+(?=(?:the|our|my)\s|\p{Lu})/u;
+/**
+ * When a new value starts to hold, before a comma: "Since Monday, …", "As of 1 July, …", "From
+ * now on, …", "Starting next month, …", "Effective immediately, …", "Going forward, …". What
+ * follows replaces the value before it.
+ */
+const CHANGE_LEAD =
+  /^(?:as of|since|from|starting(?:\s+(?:from|on|in))?|beginning(?:\s+(?:on|in))?|effective(?:\s+(?:from|on|as of))?|going forward|from now on|from today|effective immediately|with immediate effect|until further notice)(?:\s+(?:the\s+|this\s+|last\s+|next\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+){0,2})?\s*,\s*/iu;
 
 function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   let text = sentence.trim();
@@ -100,6 +107,9 @@ function stripLeadIns(sentence: string): { text: string; correction: boolean } {
       correction = true;
     } else if (CORRECTION_BARE.test(text)) {
       text = text.replace(CORRECTION_BARE, '');
+      correction = true;
+    } else if (CHANGE_LEAD.test(text)) {
+      text = text.replace(CHANGE_LEAD, '');
       correction = true;
     } else if (LEAD_INS.test(text)) {
       text = text.replace(LEAD_INS, '');

@@ -60,8 +60,9 @@ export interface FactPatternContext {
 }
 
 const COPULA =
-  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
-const PARTICIPLE_VALUE = /\s(?:is|are)\s+(?:\p{Ll}+(?:ed|en)|kept|set|held|run)\s+(?:until|till|from|at|on|by|every|within)\s/u;
+  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|slipped to|has slipped to|changes to|will change to|fell to|has fallen to|climbed to|has climbed to|jumped to|has jumped to|grew to|has grown to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought|doubled|halved|tripled|trimmed|hiked|postponed|delayed|switched)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
+const PARTICIPLE_VALUE =
+  /\s(?:is|are)\s+(?:\p{Ll}+(?:ed|en)|kept|set|held|run)\s+(?:until|till|from|at|on|by|every|within)\s/u;
 const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
 const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
@@ -313,7 +314,7 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
 }
 
 const STATED_CHANGE =
-  /^(we|i|they|(?:\p{Lu}[\p{L}\p{N}&.-]*\s+){0,3}\p{Lu}[\p{L}\p{N}&.-]*)\s+(?:have\s+|has\s+|just\s+)?(?:moved|changed|pushed|shifted|rescheduled|raised|lowered|increased|decreased|reduced|cut|extended|shortened|updated|bumped|upgraded|downgraded)\s+(.+?)\s+to\s+(.+)$/u;
+  /^(we|i|they|(?:\p{Lu}[\p{L}\p{N}&.-]*\s+){0,3}\p{Lu}[\p{L}\p{N}&.-]*)\s+(?:have\s+|has\s+|just\s+)?(?:moved|changed|pushed|shifted|rescheduled|raised|lowered|increased|decreased|reduced|cut|extended|shortened|updated|bumped|upgraded|downgraded|doubled|halved|slashed|hiked|trimmed|postponed|delayed|switched)\s+(.+?)\s+to\s+(.+)$/u;
 
 /**
  * A change stated as done, read as the new value: "We moved the board meeting to 19 June" states
@@ -323,7 +324,9 @@ const STATED_CHANGE =
 function statedChange(text: string): { subject: string; value: string } | undefined {
   const match = STATED_CHANGE.exec(text.replace(/[.!]+$/, ''));
   if (!match) return undefined;
-  const [, actor, changed, stated] = match;
+  const [, actor, phrasal, stated] = match;
+  // "bumped our budget up to $45,000": the particle belongs to the verb.
+  const changed = phrasal!.replace(/\s+(?:up|down|back|forward|out)$/i, '');
   // "I changed my mind to be honest": a value is a thing, not a verb.
   const first = tagPhrase(stated!)[0];
   if (!first || first.pos === 'VERB' || first.pos === 'AUX' || first.pos === 'PART') return undefined;

@@ -171,7 +171,8 @@ export function parseSubject(
   const subject = cleanPhrase(rawSubject);
   const known = options.knownEntities;
 
-  const possessive = /^(.+?)['’]s\s+(.+)$/.exec(subject);
+  // "Kestrel Metals' payment terms": a plural name's possessive is an apostrophe alone.
+  const possessive = /^(.+?)(?:['’]s|(?<=\p{L}s)['’])\s+(.+)$/u.exec(subject);
   // "our supplier Acme's lead time": the typed name owns it, not "our".
   const typed = possessive ? typedName(possessive[1]!) : null;
   if (possessive && typed && isEntityPhrase(typed.name, { knownEntities: known, atSentenceStart: false })) {

@@ -88,3 +88,55 @@ describe('values without what surrounds them', () => {
     expect(facts.filter(([, , key]) => /^(?:at|in|with)\s/.test(key))).toEqual([]);
   });
 });
+
+describe('a change in other phrasings', () => {
+  it('reads a lead saying since when a value holds as a change of it', async () => {
+    expect(
+      await read([
+        'The lead time for Orbis Paper is 45 days.',
+        'Since Monday, the lead time for Orbis Paper is 30 days.',
+        'Starting next month, the lead time for Orbis Paper will be 25 days.',
+        'Going forward, the lead time for Orbis Paper is 20 days.',
+      ]),
+    ).toEqual([
+      ['statement', 'Orbis Paper', 'lead time', '45 days'],
+      ['correction', 'Orbis Paper', 'lead time', '30 days'],
+      ['correction', 'Orbis Paper', 'lead time', '25 days'],
+      ['correction', 'Orbis Paper', 'lead time', '20 days'],
+    ]);
+  });
+
+  it('reads "update:" and verbs of change ("slipped", "doubled", "bumped … up") as changes', async () => {
+    expect(
+      await read([
+        'The Atlas project deadline is 14 April.',
+        'The Atlas project deadline slipped to 2 May.',
+        'Our budget is $40,000.',
+        'They bumped our budget up to $45,000.',
+        'Update: our budget is $50,000.',
+        'The API rate limit is 600 requests per minute.',
+        'The API rate limit was doubled to 1,200 requests per minute.',
+      ]),
+    ).toEqual([
+      ['statement', 'Atlas project', 'deadline', '14 April'],
+      ['correction', 'Atlas project', 'deadline', '2 May'],
+      ['statement', 'we', 'budget', '$40,000'],
+      ['correction', 'we', 'budget', '$45,000'],
+      ['correction', 'we', 'budget', '$50,000'],
+      ['statement', 'API', 'rate limit', '600 requests per minute'],
+      ['correction', 'API', 'rate limit', '1,200 requests per minute'],
+    ]);
+  });
+
+  it('reads a plural name\'s possessive and a passive said with "now"', async () => {
+    expect(
+      await read([
+        "Kestrel Metals' payment terms are net 30.",
+        'The Madrid hub is now managed by Pedro Alves.',
+      ]),
+    ).toEqual([
+      ['statement', 'Kestrel Metals', 'payment terms', 'net 30'],
+      ['correction', 'Madrid hub', 'manager', 'Pedro Alves'],
+    ]);
+  });
+});

@@ -57,7 +57,7 @@ const ADVERB_BEFORE_VERB =
 const ACTIVE =
   /^(.+?)\s+(\p{Ll}+(?:s|es))\s+(?:(at|on|in|from|within|until|before|after|by|for|around)\s+)?(.+)$/u;
 const PASSIVE =
-  /^(.+?)\s+(?:is|are|was|were|has been|have been)\s+(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
+  /^(.+?)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+|still\s+|currently\s+)?(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
 const HAS =
   /^(.+?)\s+(?:has|have)\s+((?:about|around|over|under|nearly|almost|roughly)\s+)?(\d[\d,.]*)\s+(.+)$/i;
 
