@@ -141,8 +141,11 @@ describe('rules extractor: attributes of named things', () => {
     ],
     // A bare compound names an attribute without its owner.
     ['The meeting room is Cedar.', [['', 'meeting room', 'Cedar']]],
-    // Attributes stated with a verb, keyed by it.
-    ['The Rotterdam depot opens at 6 am.', [['Rotterdam depot', 'opens', '6 am']]],
+    // Attributes stated with a verb, keyed by it (or by its noun: opening time, headcount).
+    ['The Rotterdam depot opens at 6 am.', [['Rotterdam depot', 'opening time', '6 am']]],
+    ['The Vega warehouse closes at 10 pm.', [['Vega warehouse', 'closing time', '10 pm']]],
+    ['The Lisbon office has 45 people.', [['Lisbon office', 'headcount', '45 people']]],
+    ['The Berlin store employs 32 people.', [['Berlin store', 'headcount', '32 people']]],
     ['The Madrid hub is managed by Sofia Ruiz.', [['Madrid hub', 'manager', 'Sofia Ruiz']]],
     ['Invoice INV-2240 was paid on 2 August.', [['Invoice INV-2240', 'paid on', '2 August']]],
     [

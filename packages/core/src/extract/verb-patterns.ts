@@ -47,6 +47,10 @@ const AGENT_NOUNS: Record<string, string> = {
 const VERB_NOUNS: Record<string, string> = {
   costs: 'price',
   weighs: 'weight',
+  opens: 'opening time',
+  closes: 'closing time',
+  departs: 'departure time',
+  arrives: 'arrival time',
   happens: 'schedule',
   occurs: 'schedule',
 };
@@ -80,6 +84,9 @@ function isNounPhrase(phrase: string): boolean {
     tags.at(-1)?.pos === 'NOUN' && tags.slice(0, -1).every((t) => /^(?:NOUN|ADJ|VERB|PROPN)$/.test(t.pos))
   );
 }
+
+/** People counted are a headcount: "has 45 people", "employs 32 staff". */
+const PEOPLE = /^(?:people|persons|employees|staff|staff members|workers|full-time employees|FTEs?)$/i;
 
 /** "3,000 parcels a day", "about 400 tickets per week": a count in a period. */
 const RATE =
@@ -204,7 +211,8 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
     }
     const who = owner(subject!, known);
     if (!who) return null;
-    return fact({ ...who, key: undefined }, noun, `${approx ?? ''}${count} ${noun}`);
+    const key = PEOPLE.test(noun) ? 'headcount' : noun;
+    return fact({ ...who, key: undefined }, key, `${approx ?? ''}${count} ${noun}`);
   }
   const active = ACTIVE.exec(text.replace(ADVERB_BEFORE_VERB, ' '));
   if (!active) return null;
@@ -224,6 +232,9 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   const who = owner(subject!, known);
   if (!who) return null;
   if (counted) return fact({ ...who, key: undefined }, counted[2]!, counted[1]!);
+  if (/^(?:has|employs)$/.test(verb!) && PEOPLE.test(value.replace(/^[\d,.]+\s+/, ''))) {
+    return fact({ ...who, key: undefined }, 'headcount', value);
+  }
   // "handles 3,000 parcels a day", "processes 3,000 parcels per day": what is counted per period,
   // whichever verb does the counting.
   const rate = RATE.exec(value);
