@@ -13,6 +13,15 @@ async function facts(content: string) {
 }
 
 describe('what the speaker says of themselves, phrased in other ways', () => {
+  it('reads "I am a <job>" when the last word names a job', async () => {
+    expect(await facts("I'm a senior product designer at Klarna.")).toEqual([
+      ['speaker', 'job title', 'senior product designer'],
+    ]);
+    expect(await facts("I'm the CTO.")).toEqual([['speaker', 'job title', 'CTO']]);
+    expect(await facts("I'm a regular customer.")).toEqual([]);
+    expect(await facts("I'm a big fan of jazz.")).toEqual([]);
+  });
+
   it('reads the unit a person runs as their job', async () => {
     expect(await facts('I lead the data platform team at Vireo.')).toEqual([
       ['speaker', 'job title', 'leads the data platform team'],

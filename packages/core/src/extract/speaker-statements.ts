@@ -13,6 +13,7 @@ import { cleanValue } from './value-phrases.ts';
 /**
  * More of what the speaker says of themselves, in the other ways English says it:
  *
+ *   "I'm a senior analyst", "I'm now the head teacher" → job title
  *   "I run the finance team"                   → job title = runs the finance team
  *   "I follow a vegan diet", "I'm allergic to peanuts" → diet = vegan, allergy = peanuts
  *   "My passport expires in June 2028"         → passport expiry = June 2028
@@ -37,6 +38,43 @@ function leadingProperName(phrase: string): string | undefined {
     run.push(token.text);
   }
   return run.length > 0 ? run.join(' ') : undefined;
+}
+
+/** The last word of a job: "engineer", "nurse", "CTO". */
+const JOB_SUFFIX = /(?:er|or|ist|ian|ant|ent|ect|ive)$/i;
+const JOB_WORDS = new Set(
+  'nurse chef pilot head lead clerk agent analyst architect intern student trainee founder cofounder co-founder partner secretary professor lecturer tutor surgeon dentist paramedic'.split(
+    ' ',
+  ),
+);
+/** Words with a job's ending that name no job: "I'm a member", "I'm a morning person". */
+const NOT_JOB_WORDS = new Set(
+  'member customer user beginner newcomer number fan parent resident patient client winner loser other mother father brother sister owner lover believer talker sleeper riser eater drinker smoker'.split(
+    ' ',
+  ),
+);
+
+function isJobTitle(title: string): boolean {
+  const tokens = words(title);
+  const head = tokens.at(-1) ?? '';
+  if (tokens.length === 0 || tokens.length > 4 || NOT_JOB_WORDS.has(head.toLowerCase())) return false;
+  if (/^\p{Lu}{2,4}$/u.test(head)) return tokens.length === 1;
+  if (!JOB_WORDS.has(head.toLowerCase()) && !JOB_SUFFIX.test(head)) return false;
+  return tagPhrase(title).every((t) => /^(?:NOUN|ADJ|PROPN|VERB)$/.test(t.pos));
+}
+
+const I_AM_JOB = /^I\s+am\s+(?:now\s+)?(?:an?|the)\s+(.+?)(?:\s+at\s+(\p{Lu}.*))?$/u;
+
+/**
+ * "I'm a senior product designer at Klarna", "I'm the CTO": the job only. Where it is held is not
+ * read from "at" (a ward, a site or a client as often as an employer).
+ */
+function jobFacts(text: string): SpeakerFact[] | null {
+  const job = I_AM_JOB.exec(text);
+  if (!job) return null;
+  const title = cleanValue(job[1]!);
+  if (!isJobTitle(title)) return null;
+  return [speaker('job title', title, 0.85)];
 }
 
 /** Units of an organisation a person can run: "the finance team", "our EMEA sales division". */
@@ -118,7 +156,7 @@ function nameFacts(text: string): SpeakerFact[] | null {
 
 export function moreSpeakerFacts(text: string): SpeakerFact[] | null {
   const bare = text.replace(/[.!]+$/, '');
-  return runsUnit(bare) ?? dietFacts(bare) ?? documentDates(bare) ?? nameFacts(bare);
+  return jobFacts(bare) ?? runsUnit(bare) ?? dietFacts(bare) ?? documentDates(bare) ?? nameFacts(bare);
 }
 
 /** Kinds of choice a preference is about, by the words that name the options. */
