@@ -70,7 +70,8 @@ const HYPOTHETICAL_LEAD =
 const HYPOTHETICAL_TAIL = /\s+(?:if|unless|when|instead|then|for|next|later|soon|this|by then)\b.*$/i;
 const CHANGE_TO =
   /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made)\s+(.+?)\s+to\s+(.+)$/i;
-const NAME_IS = /^(?:my name is|my name's|i am called|i'm called|call me|i go by|you can call me)\s+(.+)$/i;
+const NAME_IS =
+  /^(?:my name is|my name's|i am called|i'm called|(?:please\s+|just\s+)?call me|i go by|you can call me|everyone calls me|people call me|my friends call me|friends call me)\s+(.+)$/i;
 const PREFER =
   /^i\s+(?:really\s+|strongly\s+|much\s+|generally\s+|usually\s+)?(?:prefer|would prefer|'d prefer|would rather have)\s+(.+?)(?:\s+(?:over|to|rather than|instead of)\s+(.+?))?(?:\s+for\s+(.+?))?$/i;
 
@@ -117,7 +118,8 @@ function copulaParts(text: string): string[] {
 /** "My name is Ada and I live in Porto", "I am Grace, I run …": each statement about the speaker on its own. */
 const AND_I = /,?\s+and\s+(?=I\s)|,\s+(?=I\s)/;
 
-const LIVE_IN = /^I\s+(?:live|am living|am based|reside|moved|have moved|relocated)\s+(?:in|to)\s+(.+)$/i;
+const LIVE_IN =
+  /^I\s+(?:live|am living|am based|am located|reside|moved|have moved|relocated|have relocated|am based out of)\s+(?:in|to|out of)?\s*(\p{Lu}.+)$/iu;
 const WORK_AS = /^I\s+work\s+as\s+(?:an?\s+)?(.+?)(?:\s+(?:at|for)\s+(.+))?$/i;
 const WORK_AT = /^I\s+work\s+(?:at|for)\s+(.+)$/i;
 const DIETS =

@@ -81,3 +81,19 @@ describe('preferences keyed by the kind of choice', () => {
     ]);
   });
 });
+
+describe('where the speaker is and what they are called, in other words', () => {
+  it('reads a time zone, a home airport, pronouns in use and names others call them', async () => {
+    expect(await facts("I'm on Eastern Time.")).toEqual([['speaker', 'time zone', 'Eastern Time']]);
+    expect(await facts("I'm in CET.")).toEqual([['speaker', 'time zone', 'CET']]);
+    expect(await facts("I'm in IT.")).toEqual([]);
+    expect(await facts('I usually fly out of Gatwick.')).toEqual([['speaker', 'home airport', 'Gatwick']]);
+    expect(await facts('I use they/them pronouns.')).toEqual([['speaker', 'pronouns', 'they/them']]);
+    expect(await facts('Everyone calls me Bea.')).toEqual([['speaker', 'name', 'Bea']]);
+    expect(await facts("I'm based out of Denver.")).toEqual([['speaker', 'home city', 'Denver']]);
+  });
+
+  it('reads "I prefer to travel by <choice>"', async () => {
+    expect(await facts('I prefer to travel by train.')).toEqual([['speaker', 'travel preference', 'train']]);
+  });
+});

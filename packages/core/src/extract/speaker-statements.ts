@@ -154,9 +154,35 @@ function nameFacts(text: string): SpeakerFact[] | null {
   return asName.every((t) => t.pos === 'PROPN') ? [speaker('name', name)] : null;
 }
 
+/** "I'm on Eastern Time", "I'm in CET": a time zone by its name or abbreviation. */
+const TIME_ZONE =
+  /^I\s+am\s+(?:on|in)\s+((?:\p{Lu}[\p{L}]*\s+){0,2}(?:Time|Standard Time|Daylight Time)|(?:UTC|GMT)(?:\s?[+-]\s?\d{1,2}(?::\d{2})?)?|\p{Lu}{2}T|\p{Lu}{1,2}[SD]T)(?:\s+(?:time|time zone))?$/u;
+/** "I usually fly out of Gatwick": the airport the speaker flies from is their home airport. */
+const FLY_FROM =
+  /^I\s+(?:usually\s+|always\s+|normally\s+|mostly\s+)?fly\s+(?:out of|from)\s+(\p{Lu}[\p{L}]*(?:\s+\p{Lu}[\p{L}]*)?)$/u;
+/** "I use they/them", "I go by she/her pronouns". */
+const USE_PRONOUNS = /^I\s+(?:use|go by)\s+(\p{Ll}+\/\p{Ll}+(?:\/\p{Ll}+)?)(?:\s+pronouns)?$/u;
+
+function placeAndTime(text: string): SpeakerFact[] | null {
+  const zone = TIME_ZONE.exec(text);
+  if (zone) return [speaker('time zone', zone[1]!)];
+  const airport = FLY_FROM.exec(text);
+  if (airport) return [speaker('home airport', airport[1]!)];
+  const pronouns = USE_PRONOUNS.exec(text);
+  if (pronouns) return [speaker('pronouns', pronouns[1]!)];
+  return null;
+}
+
 export function moreSpeakerFacts(text: string): SpeakerFact[] | null {
   const bare = text.replace(/[.!]+$/, '');
-  return jobFacts(bare) ?? runsUnit(bare) ?? dietFacts(bare) ?? documentDates(bare) ?? nameFacts(bare);
+  return (
+    jobFacts(bare) ??
+    runsUnit(bare) ??
+    dietFacts(bare) ??
+    documentDates(bare) ??
+    nameFacts(bare) ??
+    placeAndTime(bare)
+  );
 }
 
 /** Kinds of choice a preference is about, by the words that name the options. */
@@ -180,12 +206,16 @@ export function choiceTopic(choice: string): string | undefined {
 
 /** A verb before the thing chosen: "I'd rather take the train". */
 const CHOOSING_VERB = /^(?:take|have|get|use|book|go by|travel by|go with|sit in|sit by|get|receive)\s+/i;
+/** "I prefer to travel by train", "I prefer to fly with KLM": the thing chosen, after the verb. */
+const PREFER_TO =
+  /^(I\s+(?:really\s+|much\s+)?(?:prefer|would prefer|'d prefer))\s+to\s+(?:travel|go|get around|commute|fly)\s+(?:by|on|with)\s+/i;
 const RATHER = /^I\s+(?:would|'d)\s+rather\s+(?:have\s+)?(.+?)\s+than\s+(.+)$/i;
 const LIKE_BETTER = /^I\s+(?:like|love|enjoy)\s+(.+?)\s+(?:better than|more than)\s+(.+)$/i;
 
 /** "I'd rather take the train than fly", "I like tea better than coffee" → "I prefer the train over fly". */
 export function preferenceClause(text: string): string {
   const bare = text.replace(/[.!]+$/, '');
+  if (PREFER_TO.test(bare)) return bare.replace(PREFER_TO, '$1 ');
   const match = RATHER.exec(bare) ?? LIKE_BETTER.exec(bare);
   if (!match) return text;
   return `I prefer ${match[1]!.replace(CHOOSING_VERB, '')} over ${match[2]!.replace(CHOOSING_VERB, '')}`;
