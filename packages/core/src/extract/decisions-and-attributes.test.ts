@@ -161,6 +161,10 @@ describe('rules extractor: attributes of named things', () => {
       "Vendor Orion's support contract renews on the first of each quarter.",
       [['Orion', 'support contract renews', 'the first of each quarter']],
     ],
+    // An attribute opening the sentence, its owner after "for", or a name after "at".
+    ['Log retention for the audit service is 400 days.', [['audit service', 'log retention', '400 days']]],
+    ['Check-in at the Hotel Miramar is from 3 pm.', [['Hotel Miramar', 'check-in', 'from 3 pm']]],
+    ['The meeting at the office is at 3 pm.', []],
     // Events: their timing.
     ['The board meeting is on 12 June.', [['board meeting', 'date', '12 June']]],
     ['The fire drill is every six months.', [['fire drill', 'schedule', 'every six months']]],

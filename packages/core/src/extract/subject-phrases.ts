@@ -102,9 +102,22 @@ export function properOwner(
     : null;
 }
 
-const OWNER_PREPOSITION = /\s+(for|of|from|by)\s+/gi;
+const OWNER_PREPOSITION = /\s+(for|of|from|by|at)\s+/gi;
 /** Where an owner's name may end and a qualifier of the attribute begin: "Supplier X | for the steel beams". */
 const QUALIFIER = /\s+(?=(?:for|of|on|in|at|per)\s)/i;
+
+/**
+ * "Log retention for …": an attribute opening a sentence is capitalised only there, so it reads
+ * as one when its other words are lower case, its first is no name memory holds, and it reads as a
+ * common word in lower case.
+ */
+function opensWithCommonWord(attribute: string, known: ReadonlySet<string>): boolean {
+  const tokens = words(attribute);
+  if (tokens.length === 0 || tokens.slice(1).some(isCapitalized) || isAcronym(tokens[0]!)) return false;
+  if (known.has(tokens[0]!.toLowerCase())) return false;
+  const lower = tagPhrase(tokens.map((t) => t.toLowerCase()).join(' '));
+  return lower[0]?.pos === 'NOUN' || lower[0]?.pos === 'ADJ';
+}
 
 /**
  * "the <attribute> for/of/from/by <Owner> [<qualifier>]": the owner and the attribute, with a
@@ -124,14 +137,17 @@ function prepositionalOwner(
   for (const split of splits) {
     const preposition = split[1]!.toLowerCase();
     if ((preposition === 'from' || preposition === 'by') && !options.concreteValue) continue;
+    // "Check-in at the Hotel Miramar": "at" names an owner by its name only.
+    const atName = preposition === 'at';
     const attribute = body.slice(0, split.index);
-    if (capitalizedAttribute && words(attribute).some(isCapitalized)) return null;
+    if (capitalizedAttribute && !opensWithCommonWord(attribute, options.knownEntities)) return null;
     const rest = body.slice(split.index + split[0].length);
     const ownerWords = stripDeterminers(rest);
     if (/^(?:us|our team|our company)$/i.test(ownerWords)) return keyed(GROUP_ENTITY, attribute, 0.85);
     if (/^me$/i.test(ownerWords)) return keyed(SPEAKER_ENTITY, attribute, 0.85);
     const whole = properOwner(rest, options.knownEntities);
     if (whole) return named(whole, attribute, 0.9);
+    if (atName) continue;
     const qualified = QUALIFIER.exec(rest);
     if (qualified) {
       const owner = properOwner(rest.slice(0, qualified.index), options.knownEntities);
