@@ -78,7 +78,7 @@ const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\b
  * "… these days", "the limit was raised to …", "we moved the offsite to …".
  */
 const CHANGE_MARKER =
-  /\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:has|have|got)\s+a\s+new\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen|slipped|switched|doubled|halved|tripled|fell|fallen|climbed|jumped|grew|grown|changes|postponed|delayed|brought forward)\s+(?:\S+\s+){0,6}?to\b/i;
+  /\b(?:went|gone|changed|moved|rose|fell|dropped|jumped|grew|increased|decreased|cut|raised|lowered|reduced|extended|shortened|pushed|bumped|switched|shifted)\b(?:[^,]|,(?=\d))*?\sfrom\s(?:[^,]|,(?=\d))+?\sto\b|\b(?<!for\s)now\b|\bthese days\b|\bnowadays\b|\b(?:has|have|got)\s+a\s+new\b|\b(?:changed|raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|updated|upgraded|downgraded|rescheduled|shifted|went up|went down|dropped|rose|risen|slipped|switched|doubled|halved|tripled|fell|fallen|climbed|jumped|grew|grown|changes|postponed|delayed|brought forward)\s+(?:\S+\s+){0,6}?to\b/i;
 
 /** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
 function statesValue(text: string): boolean {

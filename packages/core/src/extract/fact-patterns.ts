@@ -212,7 +212,13 @@ function preferenceTopic(choice: string): string | undefined {
   return head.length > 3 && head.endsWith('s') && !head.endsWith('ss') ? head.slice(0, -1) : head;
 }
 
+/** "went from 45 days to 30 days", "we cut the lead time from 45 to 30 days": the old value is not stated as held. */
+const FROM_TO =
+  /^(.+?\s(?:went|gone|changed|moved|rose|risen|fell|fallen|dropped|jumped|increased|decreased|grew|grown|cut|raised|lowered|reduced|extended|shortened|pushed|bumped|switched|shifted)(?:\s+(?:up|down|back))?(?:\s+(?:the|our|my|its|their)\s[^,]+?)?)\s+from\s+(?:[^,]|,(?=\d))+?\s+to\s+(.+)$/i;
+
 function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandidate, 'kind' | 'evidence'>[] {
+  const fromTo = FROM_TO.exec(text);
+  if (fromTo) text = `${fromTo[1]!.replace(/\s(?:went|gone)$/i, ' changed')} to ${fromTo[2]!}`;
   if (AND_I.test(text)) return text.split(AND_I).flatMap((part) => statementFacts(part, ctx));
   const speaker = speakerFacts(text);
   if (speaker) return speaker;

@@ -140,3 +140,20 @@ describe('a change in other phrasings', () => {
     ]);
   });
 });
+
+describe('a change from one value to another', () => {
+  it('reads "from A to B" as a change to B, whoever or whatever opens the sentence', async () => {
+    expect(
+      await read([
+        'The lead time for Orbis Paper went from 45 days to 30 days.',
+        'We cut the lead time for Orbis Paper from 30 days to 25 days.',
+        'Our budget has gone up from $40,000 to $45,000.',
+      ]),
+    ).toEqual([
+      ['correction', 'Orbis Paper', 'lead time', '30 days'],
+      ['correction', 'Orbis Paper', 'lead time', '25 days'],
+      ['correction', 'we', 'budget', '$45,000'],
+    ]);
+  });
+});
+
