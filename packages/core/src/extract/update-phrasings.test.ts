@@ -156,4 +156,3 @@ describe('a change from one value to another', () => {
     ]);
   });
 });
-
