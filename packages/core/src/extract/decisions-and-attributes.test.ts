@@ -139,6 +139,9 @@ describe('rules extractor: attributes of named things', () => {
       'The API rate limit was raised to 1,000 requests per minute.',
       [['API', 'rate limit', '1,000 requests per minute']],
     ],
+    // Pages, queues, desks and lines are things with attributes of their own.
+    ['The checkout page conversion rate is 3.4%.', [['checkout page', 'conversion rate', '3.4%']]],
+    ['The help desk response time is 2 hours.', [['help desk', 'response time', '2 hours']]],
     // A bare compound names an attribute without its owner.
     ['The meeting room is Cedar.', [['', 'meeting room', 'Cedar']]],
     // Attributes stated with a verb, keyed by it (or by its noun: opening time, headcount).

@@ -60,7 +60,7 @@ function typedName(phrase: string): { type: string; name: string } | null {
  * it: "Berlin warehouse", "Atlas project", "Lisbon offsite" (but "Zenith | maintenance window").
  */
 const THING_NOUNS = new Set(
-  'warehouse office hub depot site plant factory store shop branch campus building room team department division unit squad group project programme program initiative offsite event conference summit meeting standup workshop trip tour account contract plan tier product release launch migration rollout upgrade fleet network region'.split(
+  'warehouse office hub depot site plant factory store shop branch campus building room team department division unit squad group project programme program initiative offsite event conference summit meeting standup workshop trip tour account contract plan tier product release launch migration rollout upgrade fleet network region page website portal queue desk line route'.split(
     ' ',
   ),
 );
