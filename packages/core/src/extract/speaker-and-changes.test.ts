@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TurnMessage } from '../ports/ports.ts';
-import { rulesExtractor } from './rules-extractor.ts';
+import { extractedTurns } from '../test/extracted-turns.ts';
 
-const extractor = rulesExtractor();
-
-/** Every turn in order, each with the earlier ones as context: kind, entity, key and value of each fact. */
-async function read(turns: string[]) {
-  const out: Array<[string, string, string, unknown]> = [];
-  const context: TurnMessage[] = [];
-  for (const [i, content] of turns.entries()) {
-    const message: TurnMessage = { id: `m${i}`, role: 'user', content, at: 0 };
-    const { facts } = await extractor.extract({
-      messages: [message],
-      context: [...context],
-      knownEntities: [],
-    });
-    for (const f of facts) out.push([f.kind ?? 'statement', f.entity, f.key, f.value]);
-    context.push(message);
-  }
-  return out;
-}
+const read = (turns: string[]) => extractedTurns(turns);
 
 describe('the speaker introducing themselves', () => {
   it.each([
