@@ -15,8 +15,7 @@ function call(user: string, memory?: string): Call {
 const MEMORY = [
   '<memory>',
   'Facts:',
-  '- user ada · name: Ada (ada, 2026-01-01)',
-  '- user ada · favourite city: Lisbon & Porto (ada, 2026-01-01)',
+  '- user ada · name: Ada · favourite city: Lisbon & Porto (tom, 2026-01-01)',
   '</memory>',
 ].join('\n');
 

@@ -1,3 +1,4 @@
+import { blockFacts } from '@strata-memory/core/test';
 import { MockLanguageModelV4 } from 'ai/test';
 
 /**
@@ -11,9 +12,6 @@ type CallOptions = MockLanguageModelV4['doGenerateCalls'][number];
 const QUESTION =
   /^(?:what(?:'s| is| was)|do you (?:know|remember)|tell me)\s+(?:my|our)\s+([\p{L}\p{N}' -]+?)\s*\??$/iu;
 const RECALL_ALL = /^what do you (?:know|remember) about me\??$/i;
-/** A rendered fact line: `- user speaker · favourite colour: teal (2026-01-01)`. */
-const FACT_LINE = /^- (.+?) · (.+?): (.+?) \(/;
-
 function lastUserText(call: CallOptions): string {
   for (let i = call.prompt.length - 1; i >= 0; i--) {
     const message = call.prompt[i]!;
@@ -31,10 +29,7 @@ function rememberedFacts(call: CallOptions): Array<{ key: string; value: string 
   const facts: Array<{ key: string; value: string }> = [];
   for (const message of call.prompt) {
     if (message.role !== 'system') continue;
-    for (const line of message.content.split('\n')) {
-      const match = FACT_LINE.exec(line);
-      if (match) facts.push({ key: match[2]!, value: match[3]! });
-    }
+    facts.push(...blockFacts(message.content));
   }
   return facts;
 }

@@ -8,6 +8,7 @@ import {
   ToolMessage,
 } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
+import { blockFacts } from '@strata-memory/core/test';
 
 /**
  * An offline stand-in for a tool-calling chat model, so the example runs without an API key. It is
@@ -24,18 +25,12 @@ const REMEMBER = /^remember(?: that|:)\s+(.+)$/i;
 const RECALL = /^what do you remember about\s+(.+?)\??$/i;
 const NOTE = /^note:\s*(.+)$/i;
 const FIND_NOTES = /^find notes? (?:about|on)\s+(.+?)\??$/i;
-/** A rendered fact: `- user ada · favourite city: Lisbon (ada, 2026-01-01)`. */
-const FACT_LINE = /^- (.+?) · (.+?): (.+?) \(/;
-
 /** The facts in the memory block of the system prompt, as `{ key, value }`. */
 function rememberedFacts(messages: BaseMessage[]): Array<{ key: string; value: string }> {
   const facts: Array<{ key: string; value: string }> = [];
   for (const message of messages) {
     if (!SystemMessage.isInstance(message)) continue;
-    for (const line of message.text.split('\n')) {
-      const match = FACT_LINE.exec(line);
-      if (match) facts.push({ key: match[2]!, value: match[3]! });
-    }
+    facts.push(...blockFacts(message.text));
   }
   return facts;
 }

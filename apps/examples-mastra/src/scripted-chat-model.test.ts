@@ -14,7 +14,7 @@ function call(messages: Array<{ role: 'system' | 'user' | 'assistant'; text: str
 }
 
 const block =
-  '<memory>\nRecalled from memory.\nFacts:\n- user ada · favourite city: Lisbon (ada, 2026-01-01)\n</memory>';
+  '<memory>\nRecalled from memory.\nFacts:\n- user ada · name: Ada · favourite city: Lisbon (tom, 2026-01-01)\n</memory>';
 
 describe('scriptedReply', () => {
   it('answers "what is my …?" from the memory block only', () => {

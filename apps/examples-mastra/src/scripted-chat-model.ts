@@ -1,3 +1,4 @@
+import { blockFacts } from '@strata-memory/core/test';
 import { MockLanguageModelV4 } from 'ai/test';
 
 /**
@@ -14,9 +15,6 @@ const QUESTION =
   /^(?:what(?:'s| is| was)|do you (?:know|remember)|tell me)\s+(?:my|our)\s+([\p{L}\p{N}' -]+?)\s*\??$/iu;
 const RECALL_ALL = /^what do you (?:know|remember) about me\??$/i;
 const LAST_SAID = /^what did i (?:just )?say(?: last)?\??$/i;
-/** A rendered fact line: `- user ada · favourite city: Lisbon (ada, 2026-01-01)`. */
-const FACT_LINE = /^- (.+?) · (.+?): (.+?) \(/;
-
 function textOf(message: Message): string {
   if (typeof message.content === 'string') return message.content;
   return message.content
@@ -34,10 +32,7 @@ function rememberedFacts(call: CallOptions): Array<{ key: string; value: string 
   const facts: Array<{ key: string; value: string }> = [];
   for (const message of call.prompt) {
     if (message.role !== 'system') continue;
-    for (const line of message.content.split('\n')) {
-      const match = FACT_LINE.exec(line);
-      if (match) facts.push({ key: match[2]!, value: match[3]! });
-    }
+    facts.push(...blockFacts(message.content));
   }
   return facts;
 }

@@ -9,7 +9,7 @@ import { conversation, lastUserText, type Reply, scriptedModel, systemText } fro
 function nameReply(prompt: Parameters<typeof systemText>[0]): string {
   const question = lastUserText(prompt);
   if (!/what is my name/i.test(question)) return 'Noted.';
-  const match = /· name: (.+?) \(/.exec(systemText(prompt));
+  const match = /· name: ([^·(\n]+?)(?: \(| ·|$)/m.exec(systemText(prompt));
   return match ? `Your name is ${match[1]}.` : 'I do not know your name.';
 }
 

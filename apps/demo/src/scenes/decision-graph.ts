@@ -1,7 +1,7 @@
 import { priya } from '../cast.ts';
 import type { Demo } from '../demo.ts';
 import { label, narrate, quote, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 
 const EXPECTED = ['auth', 'billing', 'client sdk'];
 
@@ -51,4 +51,11 @@ export async function decisionGraph(demo: Demo): Promise<void> {
     missing.length === 0,
     `missing from the recalled paths: ${missing.join(', ')}`,
   );
+  const nearby = ['Postgres', 'docs site'].filter((name) => context.render().includes(name));
+  checks.claim(
+    'the block names nothing the rollback does not reach (Postgres, the docs site)',
+    nearby.length === 0,
+    `the block names: ${nearby.join(', ')}`,
+  );
+  claimNoLargerThanHistory(demo, [context]);
 }

@@ -2,7 +2,7 @@ import { type FactAbout, recalledFacts } from '../answers.ts';
 import { ada } from '../cast.ts';
 import type { Demo } from '../demo.ts';
 import { label, narrate, quote, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 
 /** What Ada's plain sentences should leave in her profile, and the value each must hold. */
 const PROFILE: Array<FactAbout & { value: string }> = [
@@ -48,4 +48,5 @@ export async function everydaySentences(demo: Demo): Promise<void> {
     homeCity.length === 1 && homeCity[0]?.fact.version === 1,
     `recalled: ${homeCity.map((f) => `v${f.fact.version} ${String(f.fact.value)}`).join(', ') || 'nothing'}`,
   );
+  claimNoLargerThanHistory(demo, [context]);
 }

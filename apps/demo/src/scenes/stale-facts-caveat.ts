@@ -3,7 +3,7 @@ import { maria } from '../cast.ts';
 import { valueText } from '../decisions.ts';
 import type { Demo } from '../demo.ts';
 import { narrate, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 import { LEAD_TIME } from './correction-wins.ts';
 
 const DAY_MS = 86_400_000;
@@ -37,4 +37,5 @@ export async function staleFactsCaveat(demo: Demo): Promise<void> {
     leadTimes.length === 1 && leadTimes[0] === '30 days',
     `recalled: ${leadTimes.join(', ') || 'nothing'}`,
   );
+  claimNoLargerThanHistory(demo, [context]);
 }

@@ -2,7 +2,7 @@ import { maria } from '../cast.ts';
 import { factLabel, valueText } from '../decisions.ts';
 import type { Demo } from '../demo.ts';
 import { label, narrate, quote, sceneTitle } from '../print.ts';
-import { openSession } from '../session.ts';
+import { claimNoLargerThanHistory, openSession } from '../session.ts';
 
 /**
  * Scene 4. A what-if is not a policy. "What if we extended terms to 90 days?" goes to the review
@@ -14,7 +14,7 @@ export async function whatIfGoesToReview(demo: Demo): Promise<void> {
 
   clock.laterDays(1);
   const friday = openSession(demo, maria, 'maria-8');
-  await friday.asks('What if we extended terms to 90 days?', [
+  const context = await friday.asks('What if we extended terms to 90 days?', [
     { entity: 'construction suppliers', key: 'payment terms' },
   ]);
 
@@ -47,4 +47,5 @@ export async function whatIfGoesToReview(demo: Demo): Promise<void> {
     ninety.length === 0 && terms?.value === 'net 60',
     `${ninety.map(factLabel).join(', ') || 'no 90-day fact'}; terms: ${terms ? valueText(terms.value) : 'none'}`,
   );
+  claimNoLargerThanHistory(demo, [context]);
 }

@@ -41,10 +41,11 @@ describe('runCase', () => {
       - content: Supplier X's lead time is 45 days.
       - after: 3d
         content: No, the lead time is actually 30 days, not 45.
+        principal: { id: tom }
     recall:
       query: What's Supplier X's lead time?
     expect:
-      contains: "lead time: 30 days (maria, 2026-03-05)"
+      contains: "lead time: 30 days (tom, 2026-03-05)"
       notContains: "lead time: 45 days"
       facts:
         - { entity: Supplier X, key: lead time, value: 30 days, status: active }

@@ -12,8 +12,9 @@ import {
   SECTION_TITLES,
 } from '../text/render-context.ts';
 import { packByRank, packByValue } from './budget-packer.ts';
-import { ShownElsewhere } from './duplicate-content.ts';
-import { dedupePrefixPaths, type LongTermCandidate, lineOf } from './long-term-items.ts';
+import { restatedByFacts, ShownElsewhere } from './duplicate-content.ts';
+import { blockFactLines } from './fact-selection.ts';
+import { connectionLines, type LongTermCandidate, lineOf } from './long-term-items.ts';
 import { nextToDrop, type SummaryView, summaryLines } from './summary-view.ts';
 
 /**
@@ -36,6 +37,9 @@ import { nextToDrop, type SummaryView, summaryLines } from './summary-view.ts';
  *    allows, see `TokenCounter.countLines`) keeps `render()` within the budget exactly.
  *    Removal is greedy, so what was removed and fits again is then put back (most valuable first).
  * 5. A summary sentence that an included episode shows word for word is left out of the summary.
+ * 6. The conversation's last messages, when they only restate included facts (they stated or
+ *    confirmed them and hold no word beyond them and the words they were read from), are left out:
+ *    the facts show them. An earlier message stays, since the conversation goes on from it.
  */
 
 /** Each listed line costs its marker (`- `) and line break on top of its own tokens. */
@@ -71,6 +75,8 @@ export interface BlockPlan {
   factShare: number;
   packing: 'density' | 'rank';
   tokenPrior: number;
+  /** The user the block is for: their own statements are shown without source and date. */
+  viewerId?: string;
 }
 
 export interface Block {
@@ -84,6 +90,8 @@ export interface Block {
   messages: WorkingLine[];
   /** Ids of recent messages left out for the budget. */
   trimmedMessages: Set<string>;
+  /** Recent messages left out because included facts show them, with those facts' lines. */
+  restatedMessages: Map<string, string[]>;
   /** Summary sentences shown (indexes into the summary view). */
   summaryKept: Set<number>;
   /** Summary sentences left out because an included episode shows them word for word. */
@@ -215,7 +223,7 @@ export function assembleBlock(
 
   // 4. Render, count, trim whole pieces until it fits; then put back what fits again.
   const removed: Removal[] = [];
-  let lines = renderState(state, view);
+  let lines = renderState(state, view, plan.viewerId);
   let tokens = countLines(lines);
   const trim = () => {
     while (tokens > plan.budget) {
@@ -228,13 +236,13 @@ export function assembleBlock(
         excess -= saved;
       }
       if (!progressed) return;
-      lines = renderState(state, view);
+      lines = renderState(state, view, plan.viewerId);
       tokens = countLines(lines);
     }
   };
   trim();
   if (removed.length > 0 && tokens <= plan.budget && refill(plan.budget - tokens)) {
-    lines = renderState(state, view);
+    lines = renderState(state, view, plan.viewerId);
     tokens = countLines(lines);
     trim();
   }
@@ -261,9 +269,29 @@ export function assembleBlock(
       }
     }
     if (summaryInEpisodes > 0) {
-      lines = renderState(state, view);
+      lines = renderState(state, view, plan.viewerId);
       tokens = countLines(lines);
     }
+  }
+
+  // 6. The conversation's last messages, when they only restate included facts, are not repeated
+  // beside them (an earlier message stays: the conversation goes on from it).
+  const restatements = restatedByFacts(
+    state.messages.map((m) => m.message),
+    state.reserved.concat(state.packed).flatMap((c) => (c.layer === 'facts' ? [c.fact] : [])),
+  );
+  const restated = new Map<string, string[]>();
+  for (
+    let last = state.messages.at(-1);
+    last && restatements.has(last.message.id);
+    last = state.messages.at(-1)
+  ) {
+    restated.set(last.message.id, restatements.get(last.message.id)!);
+    state.messages.pop();
+  }
+  if (restated.size > 0) {
+    lines = renderState(state, view, plan.viewerId);
+    tokens = countLines(lines);
   }
 
   const included = [...state.reserved, ...state.packed].sort((a, b) => b.value - a.value);
@@ -276,12 +304,14 @@ export function assembleBlock(
     duplicates,
     messages: state.messages,
     trimmedMessages: state.trimmed,
+    restatedMessages: restated,
     summaryKept: state.summaryKept,
     summaryInEpisodes,
     summaryLines: view ? summaryLines(view, state.summaryKept) : [],
     rendered,
     tokens,
-    render: (omit) => (rendered === '' ? '' : renderState(finalState, finalView, omit).join('\n')),
+    render: (omit) =>
+      rendered === '' ? '' : renderState(finalState, finalView, plan.viewerId, omit).join('\n'),
   };
 
   /** Removes the next piece in trimming order; returns the tokens it is estimated to free. */
@@ -377,17 +407,27 @@ export function assembleBlock(
   }
 }
 
-function renderState(s: State, view: SummaryView | undefined, omit?: ReadonlySet<Layer>): string[] {
+function renderState(
+  s: State,
+  view: SummaryView | undefined,
+  viewerId: string | undefined,
+  omit?: ReadonlySet<Layer>,
+): string[] {
   const included = [...s.reserved, ...s.packed].sort((a, b) => b.value - a.value);
   const show = (layer: Layer) => !omit?.has(layer);
   const lines = (layer: LongTermCandidate['layer']) =>
     show(layer) ? included.filter((c) => c.layer === layer).map((c) => lineOf(c)) : [];
   return memoryBlockLines({
-    facts: lines('facts'),
+    facts: show('facts')
+      ? blockFactLines(
+          included.flatMap((c) => (c.layer === 'facts' ? [c.fact] : [])),
+          viewerId,
+        )
+      : [],
     summary: view && show('summary') ? summaryLines(view, s.summaryKept).map((l) => escapeMemoryText(l)) : [],
     episodes: lines('episodes'),
     graph: show('graph')
-      ? dedupePrefixPaths(
+      ? connectionLines(
           included.filter((c): c is Extract<LongTermCandidate, { layer: 'graph' }> => c.layer === 'graph'),
         )
       : [],

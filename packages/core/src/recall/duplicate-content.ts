@@ -1,6 +1,10 @@
+import { episodeIdFor } from '../episodic/episode-writer.ts';
+import { sourceEpisodeIdsOf } from '../facts/outdated-episodes.ts';
 import { normalizeText } from '../store/normalize.ts';
 import type { EpisodeRecord, MessageRecord } from '../store/records.ts';
+import { contentWords } from '../text/terms.ts';
 import { splitSentences } from '../working/extractive-summarizer.ts';
+import { CONFIDENT, type FactCandidate, factValueText } from './fact-selection.ts';
 import { sentenceKey } from './summary-view.ts';
 
 /**
@@ -46,4 +50,48 @@ export class ShownElsewhere {
     }
     return undefined;
   }
+}
+
+/**
+ * Recent messages that say nothing the block's facts do not. A message qualifies when a confident
+ * included fact (no confidence caveat) was read from it or confirmed by it and every content word
+ * of it is in those facts or the words they were read from, or when it says exactly the words a
+ * confident included fact was read from (a restatement folded into the earlier episode). The
+ * facts are the current, structured form, so the message is not repeated beside them. Keyed by
+ * message id, with the fact lines that show it.
+ */
+export function restatedByFacts(
+  messages: readonly MessageRecord[],
+  facts: readonly FactCandidate[],
+): Map<string, string[]> {
+  const bySource = new Map<string, { words: Set<string>; lines: string[] }>();
+  const byEvidence = new Map<string, string[]>();
+  for (const { fact, text } of facts) {
+    if (fact.confidence < CONFIDENT) continue;
+    const evidence = typeof fact.metadata.evidence === 'string' ? fact.metadata.evidence : '';
+    if (evidence)
+      byEvidence.set(normalizeText(evidence), [...(byEvidence.get(normalizeText(evidence)) ?? []), text]);
+    const words = contentWords(`${fact.entityId} ${fact.key} ${factValueText(fact.value)} ${evidence}`);
+    for (const episodeId of sourceEpisodeIdsOf(fact)) {
+      const entry = bySource.get(episodeId) ?? { words: new Set<string>(), lines: [] };
+      bySource.set(episodeId, entry);
+      for (const w of words) entry.words.add(w);
+      entry.lines.push(text);
+    }
+  }
+  const out = new Map<string, string[]>();
+  if (bySource.size === 0) return out;
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    const same = byEvidence.get(normalizeText(m.content));
+    if (same) {
+      out.set(m.id, same);
+      continue;
+    }
+    const entry = bySource.get(episodeIdFor(m.scope, m.id));
+    if (!entry) continue;
+    const own = contentWords(m.content);
+    if (own.length > 0 && own.every((w) => entry.words.has(w))) out.set(m.id, entry.lines);
+  }
+  return out;
 }

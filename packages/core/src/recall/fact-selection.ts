@@ -6,6 +6,8 @@ import { escapeMemoryText, formatDay } from '../text/render-context.ts';
 import { contentWords, termsOf } from '../text/terms.ts';
 
 const DAY_MS = 86_400_000;
+/** Below this confidence a fact is shown with its confidence. */
+export const CONFIDENT = 0.9;
 /** Facts read per recall at most (pages of 1,000). */
 const MAX_FACTS = 5_000;
 
@@ -101,13 +103,44 @@ function fieldLines(value: JsonValue, path: string, out: string[]): void {
 
 /** `supplier x · lead time: 30 days (said by u1, 2025-12-01; unconfirmed since 2025-12-01)` */
 export function renderFact(fact: FactRecord, stale: boolean): string {
-  const entity = fact.entityType === 'entity' ? fact.entityId : `${fact.entityType} ${fact.entityId}`;
+  const notes = factNotes(fact, stale);
+  return escapeMemoryText(
+    `${entityLabel(fact)} · ${fact.key}: ${factValueText(fact.value)} (${notes.join('; ')})`,
+  );
+}
+
+/**
+ * The block's facts: one line per entity, its facts in the order given (`user ada · name: Ada ·
+ * diet: vegetarian`). A fact the viewer stated carries no source or date (the block is theirs;
+ * `explain()` and `facts.history` keep both); a fact someone else stated, or with no one on record,
+ * keeps who and when; low confidence and staleness are always noted.
+ */
+export function blockFactLines(facts: readonly FactCandidate[], viewerId: string | undefined): string[] {
+  const groups = new Map<string, string[]>();
+  for (const { fact, stale } of facts) {
+    const own = viewerId !== undefined && fact.provenance.principalId === viewerId;
+    const notes = factNotes(fact, stale).slice(own ? 1 : 0);
+    const field = `${fact.key}: ${factValueText(fact.value)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+    const label = entityLabel(fact);
+    const fields = groups.get(label);
+    if (fields) fields.push(field);
+    else groups.set(label, [field]);
+  }
+  return [...groups].map(([label, fields]) => escapeMemoryText(`${label} · ${fields.join(' · ')}`));
+}
+
+function entityLabel(fact: FactRecord): string {
+  return fact.entityType === 'entity' ? fact.entityId : `${fact.entityType} ${fact.entityId}`;
+}
+
+/** Source and date first, then low confidence and staleness. */
+function factNotes(fact: FactRecord, stale: boolean): string[] {
   const notes: string[] = [];
   const who = fact.provenance.principalId;
   notes.push(who ? `${who}, ${formatDay(fact.validFrom)}` : formatDay(fact.validFrom));
-  if (fact.confidence < 0.9) notes.push(`confidence ${fact.confidence.toFixed(2)}`);
+  if (fact.confidence < CONFIDENT) notes.push(`confidence ${fact.confidence.toFixed(2)}`);
   if (stale) notes.push(`unconfirmed since ${formatDay(fact.lastConfirmedAt)}`);
-  return escapeMemoryText(`${entity} · ${fact.key}: ${factValueText(fact.value)} (${notes.join('; ')})`);
+  return notes;
 }
 
 /**

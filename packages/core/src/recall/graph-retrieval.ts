@@ -1,4 +1,5 @@
 import type { ExplainEntry, ItemScores } from '../engine/types.ts';
+import { DEPENDENCY_RELATIONS, EFFECT_RELATIONS } from '../graph/impact.ts';
 import type { Scope } from '../scope/scope.ts';
 import type { Store } from '../store/contract.ts';
 import { LIMITS } from '../store/limits.ts';
@@ -115,7 +116,18 @@ export async function retrieveGraphPaths(args: {
       const pathEdges = step.path.edgeIds.map((id) => edges.get(id)).filter((e): e is EdgeRecord => !!e);
       if (pathNodes.length !== step.path.nodeIds.length || pathEdges.length !== step.path.edgeIds.length)
         continue;
-      candidates.push(pathCandidate({ step, pathNodes, pathEdges, namedIds, queryTerms }));
+      const { candidate, mentioned } = pathCandidate({ step, pathNodes, pathEdges, namedIds, queryTerms });
+      const turn = mentioned ? undefined : turnAgainstFlow(pathNodes, pathEdges);
+      if (turn === undefined) candidates.push(candidate);
+      else
+        dropped.push({
+          layer: 'graph',
+          id: candidate.id,
+          tokens: 0,
+          scores: candidate.scores,
+          reason: `${candidate.text}: ${turn}`,
+          included: false,
+        });
     }
   }
   candidates.sort((a, b) => b.value - a.value || a.id.localeCompare(b.id));
@@ -147,7 +159,7 @@ function pathCandidate(args: {
   pathEdges: EdgeRecord[];
   namedIds: Set<string>;
   queryTerms: Set<string>;
-}): PathCandidate {
+}): { candidate: PathCandidate; mentioned: boolean } {
   const { step, pathNodes, pathEdges, namedIds, queryTerms } = args;
   const touched = pathNodes.filter(
     (n) =>
@@ -166,7 +178,7 @@ function pathCandidate(args: {
   ]
     .filter(Boolean)
     .join(', ');
-  return {
+  const candidate = {
     id: `path:${step.path.edgeIds.join('>')}`,
     nodes: pathNodes,
     edges: pathEdges,
@@ -176,6 +188,37 @@ function pathCandidate(args: {
     reason,
     depth: step.depth,
   };
+  return { candidate, mentioned: touched > 0 || bothEndsNamed };
+}
+
+type Flow = 'downstream' | 'upstream' | undefined;
+
+/**
+ * Where a hop leads in terms of change: downstream to what a change reaches (what the node
+ * `affects`, or what depends on it), upstream to what the node needs or is changed by (what it
+ * depends on, or what affects it); other relations have no direction of change.
+ */
+function flowOf(edge: EdgeRecord, forward: boolean): Flow {
+  if (EFFECT_RELATIONS.includes(edge.relation)) return forward ? 'downstream' : 'upstream';
+  if (DEPENDENCY_RELATIONS.includes(edge.relation)) return forward ? 'upstream' : 'downstream';
+  return undefined;
+}
+
+/**
+ * Why a path is not a chain, or undefined when it is: it turns around, following a change
+ * downstream and then upstream, or the reverse ("the migration affects billing" then "billing
+ * depends on Postgres": Postgres is not affected by the migration, it is billing's dependency).
+ * Such a path neither answers what the start node reaches nor what it needs.
+ */
+export function turnAgainstFlow(nodes: NodeRecord[], edges: EdgeRecord[]): string | undefined {
+  let previous: Flow;
+  for (const [i, edge] of edges.entries()) {
+    const flow = flowOf(edge, edge.from === nodes[i]!.id);
+    if (previous !== undefined && flow !== undefined && flow !== previous)
+      return `turns from ${previous} to ${flow} at ${nodes[i]!.name}, so it does not chain from ${nodes[0]!.name}`;
+    previous = flow ?? previous;
+  }
+  return undefined;
 }
 
 /** `auth —depends_on→ gRPC API ←owns— platform team` */

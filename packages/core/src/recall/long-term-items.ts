@@ -1,4 +1,5 @@
 import type { RecalledEpisode, RecalledFact, RecalledPath } from '../engine/types.ts';
+import { escapeMemoryText } from '../text/render-context.ts';
 import type { EpisodeCandidate } from './episode-retrieval.ts';
 import type { FactCandidate } from './fact-selection.ts';
 import type { PathCandidate } from './graph-retrieval.ts';
@@ -19,17 +20,32 @@ export function lineOf(c: LongTermCandidate): string {
   return c.layer === 'facts' ? c.fact.text : c.layer === 'episodes' ? c.episode.text : c.path.text;
 }
 
-/** A path that is the start of another included path adds nothing: render only the longer one. */
-export function dedupePrefixPaths(paths: Array<{ path: PathCandidate }>): string[] {
-  const keys = paths.map((p) => p.path.edges.map((e) => e.id).join('>'));
-  return paths
-    .filter(
-      (_, i) =>
-        !keys.some(
-          (other, j) => j !== i && other.length > keys[i]!.length && other.startsWith(`${keys[i]}>`),
-        ),
-    )
-    .map((p) => p.path.text);
+/**
+ * The block's connections: every edge of the included paths once, each in its own direction and
+ * in plain words, with the edges that leave one node by one relation on one line (`gRPC migration
+ * affects auth, client SDK, billing`), in the order the paths come. A path's chain is kept in
+ * `explain()`; the block lists what it connects, which costs about half as many tokens.
+ */
+export function connectionLines(paths: ReadonlyArray<{ path: PathCandidate }>): string[] {
+  const lines = new Map<string, { head: string; targets: string[] }>();
+  const seen = new Set<string>();
+  for (const { path } of paths) {
+    const names = new Map(path.nodes.map((n) => [n.id, n.name]));
+    for (const edge of path.edges) {
+      if (seen.has(edge.id)) continue;
+      seen.add(edge.id);
+      const key = `${edge.from}\u0000${edge.relation}`;
+      const target = names.get(edge.to) ?? edge.to;
+      const line = lines.get(key);
+      if (line) line.targets.push(target);
+      else
+        lines.set(key, {
+          head: `${names.get(edge.from) ?? edge.from} ${edge.relation.replaceAll('_', ' ')}`,
+          targets: [target],
+        });
+    }
+  }
+  return [...lines.values()].map((l) => escapeMemoryText(`${l.head} ${l.targets.join(', ')}`));
 }
 
 export function toRecalledItem(c: LongTermCandidate): RecalledFact | RecalledEpisode | RecalledPath {

@@ -80,7 +80,13 @@ export function buildMemoryContext(args: {
     if (block.summaryLines.length > 0) sections.summary = block.summaryLines.join('\n');
   }
   for (const entry of explain) {
-    if (entry.layer === 'working' && entry.included && block.trimmedMessages.has(entry.id)) {
+    if (entry.layer !== 'working' || !entry.included) continue;
+    const restatedAs = block.restatedMessages.get(entry.id);
+    if (restatedAs) {
+      entry.included = false;
+      entry.rule = `shown as ${restatedAs.map((l) => `"${l}"`).join(', ')}`;
+      entry.reason = `${entry.reason}; left out: ${entry.rule}`;
+    } else if (block.trimmedMessages.has(entry.id)) {
       entry.included = false;
       entry.reason = `${entry.reason}; ${BUDGET}`;
     }

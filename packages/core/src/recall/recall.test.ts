@@ -170,7 +170,7 @@ describe('recall router', () => {
 
     const named = await f.recall(userA, { query: "what breaks if we roll back auth's release?" });
     expect(named.sections.graph.map((p) => p.text)).toEqual(['auth —depends_on→ gRPC API']);
-    expect(named.render()).toContain('auth —depends_on→ gRPC API');
+    expect(named.render()).toContain('- auth depends on gRPC API');
 
     const byAlias = await f.recall(userA, { query: 'is the Login Service healthy?' });
     expect(byAlias.sections.graph.map((p) => p.text)).toEqual(['auth —depends_on→ gRPC API']);

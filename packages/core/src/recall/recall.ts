@@ -15,7 +15,7 @@ import {
   type WorkingLine,
 } from './context-block.ts';
 import { type EpisodeRetrieval, renderEpisode, retrieveEpisodes } from './episode-retrieval.ts';
-import { type FactCandidate, loadCurrentFacts, scoreFacts } from './fact-selection.ts';
+import { blockFactLines, type FactCandidate, loadCurrentFacts, scoreFacts } from './fact-selection.ts';
 import { type GraphRetrieval, retrieveGraphPaths } from './graph-retrieval.ts';
 import type { LongTermCandidate } from './long-term-items.ts';
 import { buildMemoryContext } from './memory-context.ts';
@@ -201,7 +201,7 @@ export function createRecall(
 
     const summary = working?.summary ? summaryOf(working.summary, facts, query) : undefined;
     const candidates = applyRelevanceBar({
-      facts: factCandidates(facts),
+      facts: factCandidates(facts, scope.userId),
       others: otherCandidates(episodes, graph),
       ...(query === undefined || options.relevanceBar === false ? {} : { query }),
       ...(scope.userId === undefined ? {} : { userId: scope.userId }),
@@ -216,6 +216,7 @@ export function createRecall(
           ...(summary ? { summary } : {}),
           facts: candidates.facts,
           others: candidates.others,
+          ...(scope.userId === undefined ? {} : { viewerId: scope.userId }),
           factShare: tuning.factShare,
           packing: tuning.packing,
           tokenPrior: tuning.tokenPrior,
@@ -278,11 +279,11 @@ export function createRecall(
     return scoreFacts({ facts: current, ...(query ? { query } : {}), now, policy });
   }
 
-  function factCandidates(facts: FactCandidate[]): LongTermCandidate[] {
+  function factCandidates(facts: FactCandidate[], viewerId: string | undefined): LongTermCandidate[] {
     return facts.map((f) => ({
       layer: 'facts' as const,
       id: f.fact.id,
-      tokens: listedTokens(countLine, f.text),
+      tokens: listedTokens(countLine, blockFactLines([f], viewerId)[0]!),
       value: f.value,
       fact: f,
     }));

@@ -1,11 +1,13 @@
 /**
  * Test helpers for code built on Strata: a deterministic embedder, a manual clock, a seeded random
- * generator and a scripted completion model. Import from `@strata-memory/core/test`.
+ * generator, a scripted completion model and a reader of the facts in a rendered block. Import
+ * from `@strata-memory/core/test`.
  */
 import { hashEmbedder } from '../embed/hash-embedder.ts';
 import type { CompletionModel, Embedder } from '../ports/ports.ts';
 import { PORT_SPECIFICATION_VERSION } from '../ports/ports.ts';
 
+export { type BlockFact, blockFacts } from './block-facts.ts';
 export { type ManualClock, manualClock } from './manual-clock.ts';
 export { hashEmbedder };
 
