@@ -64,6 +64,7 @@ async function nearDuplicateAtScope(
     vector: args.vector,
     limit: 5,
     status: ['active'],
+    minScore: args.threshold,
   });
   const hit = found.find(
     (c) =>

@@ -184,7 +184,9 @@ export interface EpisodeDriver {
   searchKeyword(args: Args<typeof episodeArgs.searchKeyword>): Promise<ScoredEpisode[]>;
   /**
    * Vector candidates by cosine similarity, best first. Only episodes embedded with the same
-   * number of dimensions as `vector` are candidates.
+   * number of dimensions as `vector` are candidates. With `minScore`, only candidates scoring at
+   * least that are returned, and a driver may skip reading those it can tell score below it (a
+   * near-duplicate check asks for 0.95 and reads next to nothing).
    */
   searchVector(args: Args<typeof episodeArgs.searchVector>): Promise<ScoredEpisode[]>;
   /** Active episodes stored at exactly `scope` whose `contentHash` is listed, oldest first. */

@@ -388,7 +388,9 @@ export const episodeArgs = {
     .strict(),
   count: z.object({ scope: scopeSchema, status: episodeStatusesSchema }).strict(),
   searchKeyword: z.object({ ...episodeSearchFields, query: z.string().max(10_000) }).strict(),
-  searchVector: z.object({ ...episodeSearchFields, vector: vectorSchema }).strict(),
+  searchVector: z
+    .object({ ...episodeSearchFields, vector: vectorSchema, minScore: z.number().min(-1).max(1).optional() })
+    .strict(),
   findByHash: z
     .object({ scope: scopeSchema, contentHashes: z.array(z.string().min(1).max(128)).max(LIMITS.maxBatch) })
     .strict(),

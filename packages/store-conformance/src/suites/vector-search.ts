@@ -34,6 +34,33 @@ export function vectorSearchSuite(options: StoreConformanceOptions): void {
       expect(top2.map((r) => r.episode.id)).toEqual(t.ids('exact', 'near'));
     });
 
+    it('returns only candidates scoring at least minScore', async ({ skip }) => {
+      skip(!store().capabilities.vectorSearch, SKIP_REASON);
+      const t = newTenant();
+      const query = unitVector(8, 0);
+      await store().episodes.put({
+        episodes: [
+          episode(t.id('exact'), t.alice, 'exact', { embedding: unitVector(8, 0) }),
+          episode(t.id('near'), t.alice, 'near', { embedding: unitVector(8, 0, 0.1) }),
+          episode(t.id('mid'), t.alice, 'mid', { embedding: unitVector(8, 0, 1) }),
+          ...Array.from({ length: 200 }, (_, i) =>
+            episode(t.id(`far-${i}`), t.alice, `far ${i}`, {
+              embedding: unitVector(8, 1 + (i % 6), 0.01 * i),
+            }),
+          ),
+        ],
+      });
+      const search = (minScore: number, limit = 5) =>
+        store().episodes.searchVector({ scope: t.alice, vector: query, limit, minScore });
+      expect((await search(0.5)).map((r) => r.episode.id)).toEqual(t.ids('exact', 'near', 'mid'));
+      expect((await search(0.95)).map((r) => r.episode.id)).toEqual(t.ids('exact', 'near'));
+      expect((await search(0.95, 1)).map((r) => r.episode.id)).toEqual(t.ids('exact'));
+      expect(await search(0.999)).toHaveLength(1);
+      const all = await store().episodes.searchVector({ scope: t.alice, vector: query, limit: 10 });
+      expect(all.length).toBe(10);
+      await expect(search(1.5)).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+
     it('ignores episodes embedded with another number of dimensions, and those without one', async ({
       skip,
     }) => {

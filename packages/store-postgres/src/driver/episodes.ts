@@ -597,6 +597,32 @@ export function episodeDriver(
    * position in that call's order, so each caller gets the page its own statement would have
    * returned. A call alone runs its own statement.
    */
+  /** The nearest episodes, scored by cosine (see `searchVector`). */
+  async function nearestScored(args: VectorSearch): Promise<ScoredEpisode[]> {
+    const names = await db.names();
+    if (args.vector.length > MAX_HNSW_DIMENSIONS)
+      return cosineScored(await nearest(names, args), args.vector);
+    const users = visibleUsers(args.scope);
+    const key = `${names.schema}\u0000${tenantOf(args.scope)}`;
+    let search = await exactOrWalk(
+      names,
+      args,
+      users.length > 1 && noneAboveUsers.has(key) ? users.slice(1) : users,
+    );
+    if (users.length > 1 && search.above === 0) {
+      if (noneAboveUsers.size >= MAX_REMEMBERED) noneAboveUsers.clear();
+      noneAboveUsers.add(key);
+    } else if (search.above > 0 && noneAboveUsers.delete(key)) {
+      search = await exactOrWalk(names, args, users);
+    }
+    const { rows, short } = search;
+    // A walk can stop early (hnsw.max_scan_tuples) when other users hold most of the nearby
+    // vectors of its partition, or the filter rejects most of its own; then the exact query
+    // gives the complete answer.
+    if (short) return cosineScored(await nearest(names, args), args.vector);
+    return cosineScored(rows, args.vector);
+  }
+
   async function listOne(args: ListArgs) {
     const { schema } = await db.names();
     const p = new Params();
@@ -747,28 +773,8 @@ export function episodeDriver(
     },
 
     async searchVector(args) {
-      const names = await db.names();
-      if (args.vector.length > MAX_HNSW_DIMENSIONS)
-        return cosineScored(await nearest(names, args), args.vector);
-      const users = visibleUsers(args.scope);
-      const key = `${names.schema}\u0000${tenantOf(args.scope)}`;
-      let search = await exactOrWalk(
-        names,
-        args,
-        users.length > 1 && noneAboveUsers.has(key) ? users.slice(1) : users,
-      );
-      if (users.length > 1 && search.above === 0) {
-        if (noneAboveUsers.size >= MAX_REMEMBERED) noneAboveUsers.clear();
-        noneAboveUsers.add(key);
-      } else if (search.above > 0 && noneAboveUsers.delete(key)) {
-        search = await exactOrWalk(names, args, users);
-      }
-      const { rows, short } = search;
-      // A walk can stop early (hnsw.max_scan_tuples) when other users hold most of the nearby
-      // vectors of its partition, or the filter rejects most of its own; then the exact query
-      // gives the complete answer.
-      if (short) return cosineScored(await nearest(names, args), args.vector);
-      return cosineScored(rows, args.vector);
+      const results = await nearestScored(args);
+      return args.minScore === undefined ? results : results.filter((r) => r.score >= args.minScore!);
     },
 
     async findByHash({ scope, contentHashes }) {

@@ -128,7 +128,8 @@ export function episodeDriver(
     queryNorm: number,
     limit: number,
     wanted: number,
-  ): Map<number, ScoringRow> => {
+    minScore: number,
+  ): { found: Map<number, ScoringRow>; ruledOut: number } => {
     const unit = Float64Array.from(query, (x) => x / queryNorm);
     const unitL1 = unit.reduce((sum, x) => sum + Math.abs(x), 0);
     const quantised = vectors.quantised.load(candidates);
@@ -137,7 +138,9 @@ export function episodeDriver(
         const q = quantised.get(rowId);
         return { rowId, bound: q ? cosineUpperBound(q, unit, unitL1) : Number.POSITIVE_INFINITY };
       })
+      .filter((c) => c.bound >= minScore)
       .sort((a, b) => b.bound - a.bound);
+    const ruledOut = candidates.length - bounded.length;
     const found = new Map<number, ScoringRow>();
     const scores: number[] = [];
     let next = 0;
@@ -152,7 +155,7 @@ export function episodeDriver(
       scores.sort((a, b) => b - a);
       if (scores[limit - 1]! > bounded[next]!.bound) break;
     }
-    return found;
+    return { found, ruledOut };
   };
 
   /** Loads rows in the order of `rowIds`. */
@@ -382,6 +385,7 @@ export function episodeDriver(
 
         if (!(queryNorm > 0) || !Number.isFinite(queryNorm)) {
           // A zero query has no direction: every candidate scores 0, so ties go by id.
+          if ((args.minScore ?? 0) > 0) return [];
           const rowIds = sql
             .all<{ row_id: number }>(
               `SELECT e.row_id FROM episodes e WHERE ${filter.sql} ORDER BY e.id LIMIT ?`,
@@ -403,6 +407,9 @@ export function episodeDriver(
         // then whole rows for the winners; an exact search's whole rows at once.
         const loadCandidates = coarse ? loadForScoring : load;
         let found = new Map<number, ScoringRow>();
+        // Candidates whose quantised vector cannot reach `minScore` are never read.
+        const minScore = args.minScore ?? Number.NEGATIVE_INFINITY;
+        let ruledOut = 0;
         // Without a time window nearly every row passes the filter: a coarse search first ranks
         // the packed codes, unfiltered (see VectorIndex).
         let filterInIndex = !coarse || args.since !== undefined || args.until !== undefined;
@@ -419,10 +426,18 @@ export function episodeDriver(
             coarse,
             filterInIndex,
           });
-          found = coarse
-            ? loadBounded(neighbours, filter, query, queryNorm, args.limit, wanted)
-            : load(neighbours, filter);
-          if (found.size >= wanted || neighbours.length < k) break;
+          if (coarse) {
+            ({ found, ruledOut } = loadBounded(
+              neighbours,
+              filter,
+              query,
+              queryNorm,
+              args.limit,
+              wanted,
+              minScore,
+            ));
+          } else found = load(neighbours, filter);
+          if (found.size + ruledOut >= wanted || neighbours.length < k) break;
           // A coarse search ranks codes without the filter: when rows failed it, search again
           // inside vec0 with the filter columns. Past that, the filter columns mirror the SQL
           // filter, so rows fall out only on a hash collision: ask for more.
@@ -445,10 +460,9 @@ export function episodeDriver(
 
         // Score every candidate from its raw bytes, then build records for the winners only.
         for (const [rowId, row] of loadCandidates(zeroIds)) found.set(rowId, row);
-        const scored = [...found.values()].map((row) => ({
-          row,
-          score: cosine(query, queryNorm, row),
-        }));
+        const scored = [...found.values()]
+          .map((row) => ({ row, score: cosine(query, queryNorm, row) }))
+          .filter(({ score }) => score >= minScore);
         scored.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
         const winners = scored.slice(0, args.limit);
         const rows = coarse
@@ -465,9 +479,11 @@ export function episodeDriver(
           { sql: "e.status = 'active'", params: [] },
           inClause('e.content_hash', [...new Set(contentHashes)]),
         );
+        // By hash, whatever the planner's statistics say: until a connection has analysed the
+        // table (a new file), it would walk the scope index, every episode of the scope per call.
         const rowIds = sql
           .all<{ row_id: number }>(
-            `SELECT e.row_id FROM episodes e WHERE ${where.sql} ORDER BY e.created_at, e.id`,
+            `SELECT e.row_id FROM episodes e INDEXED BY episodes_by_hash WHERE ${where.sql} ORDER BY e.created_at, e.id`,
             where.params,
           )
           .map((r) => r.row_id);

@@ -82,12 +82,17 @@ describe('coarse vector search with quantised bounds', () => {
 
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-  const search = async (limit: number) => {
+  const search = async (limit: number, minScore?: number) => {
     // Every candidate of the sign codes (oversampling past the tenant's size), so the coarse
     // search's answer is the exact one and only the reading differs.
     const store = sqliteStore({ path, exactVectorLimit: 0, vectorOversampling: 64 });
     try {
-      return await store.episodes.searchVector({ scope, vector: query, limit });
+      return await store.episodes.searchVector({
+        scope,
+        vector: query,
+        limit,
+        ...(minScore === undefined ? {} : { minScore }),
+      });
     } finally {
       await store.close();
     }
@@ -121,5 +126,25 @@ describe('coarse vector search with quantised bounds', () => {
     db.close();
     const after = await search(10);
     expect(after.map((h) => h.episode.id)).toEqual(before.map((h) => h.episode.id));
+  });
+
+  it('returns the rows at or above minScore, and never reads one its quantised copy rules out', async () => {
+    const all = await search(400);
+    const floor = all[4]!.score;
+    expect((await search(400, floor)).map((h) => h.episode.id)).toEqual(
+      all.slice(0, 5).map((h) => h.episode.id),
+    );
+    // The farthest row's embedding becomes the query itself: read, it would score 1.
+    const farthest = all[all.length - 1]!.episode.id;
+    const db = new DatabaseSync(path);
+    db.prepare(
+      `UPDATE episode_embeddings SET embedding = ?
+        WHERE row_id = (SELECT row_id FROM episodes WHERE id = ?)`,
+    ).run(encodeEmbedding(query), farthest);
+    db.close();
+    expect((await search(400)).map((h) => h.episode.id)).toContain(farthest);
+    expect((await search(400, floor)).map((h) => h.episode.id)).toEqual(
+      all.slice(0, 5).map((h) => h.episode.id),
+    );
   });
 });

@@ -140,6 +140,7 @@ export function episodeSubStore(tables: MemoryTables): SyncSubStore<EpisodeDrive
         const embedding = record.embedding;
         if (!embedding || embedding.length !== dimensions || !accept(record)) continue;
         const score = row.norm === 0 || queryNorm === 0 ? 0 : dot(query, embedding) / (row.norm * queryNorm);
+        if (args.minScore !== undefined && score < args.minScore) continue;
         if (best.admits(score, record.id)) best.offer({ id: record.id, score, record });
       }
       return best.sorted().map(({ record, score }): ScoredEpisode => ({ episode: record, score }));
