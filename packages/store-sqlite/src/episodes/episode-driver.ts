@@ -78,6 +78,9 @@ interface RankedRow {
 /** Rows the vector search re-scores beyond `limit`, so float32 rounding in vec0 cannot drop a true top result. */
 const VECTOR_MARGIN = 8;
 
+/** Past this many matches tied at a keyword ranking's edge, the ranking joins the episodes table instead. */
+const MAX_TIED = 2_000;
+
 /**
  * Episodes: the row in `episodes`, its embedding in `episode_embeddings`, its text in the FTS5
  * index (kept in step by triggers) and its vector in the sqlite-vec index (kept in step here),
@@ -168,9 +171,10 @@ export function episodeDriver(
    * Keyword ranking by the index alone: FTS5 ranks the rows matching `match` (whose scope tokens
    * already confine it to the reader's scopes) without touching the episodes table, and only the
    * best `limit + margin` are checked against the full filter (status, time, access level).
-   * `exact` is false when that cannot give the right answer: fewer than `limit` candidates pass the
-   * filter while the index holds more matches, or a tie in rank reaches past the candidates (ties
-   * go by id, which the index does not know).
+   * When a tie in rank reaches past those candidates (ties go by id, which the index does not
+   * know), every match ranked at or above the tie is read from the index, and the filter orders
+   * them all. `exact` is false when fewer than `limit` candidates pass the filter while the index
+   * holds more matches, or when the tie holds more rows than one filter statement should list.
    */
   const rankInIndex = (
     match: string,
@@ -184,6 +188,27 @@ export function episodeDriver(
       [match, wanted],
     );
     if (candidates.length === 0) return { rows: [], exact: true };
+    const rows = bestPassing(candidates, where, limit);
+    const complete = candidates.length < wanted;
+    const edge = candidates[candidates.length - 1]!.rank;
+    if (complete || rows.length < limit || rows[limit - 1]!.rank !== edge) {
+      return { rows, exact: rows.length === limit || complete };
+    }
+    const tied = sql.all<{ rowid: number; rank: number }>(
+      `SELECT rowid, bm25(episodes_fts, 1.0, 0.0) AS rank FROM episodes_fts
+        WHERE episodes_fts MATCH ? AND bm25(episodes_fts, 1.0, 0.0) <= ?`,
+      [match, edge],
+    );
+    if (tied.length > MAX_TIED) return { rows, exact: false };
+    return { rows: bestPassing(tied, where, limit), exact: true };
+  };
+
+  /** The `limit` best of the index's `candidates` that pass `where`, by rank then id. */
+  const bestPassing = (
+    candidates: ReadonlyArray<{ rowid: number; rank: number }>,
+    where: Clause,
+    limit: number,
+  ): RankedRow[] => {
     const rankOf = new Map(candidates.map((c) => [c.rowid, c.rank]));
     const filter = allOf(
       where,
@@ -192,7 +217,7 @@ export function episodeDriver(
         candidates.map((c) => c.rowid),
       ),
     );
-    const rows = sql
+    return sql
       .all<{ row_id: number; id: string }>(
         `SELECT e.row_id, e.id FROM episodes e WHERE ${filter.sql}`,
         filter.params,
@@ -200,10 +225,6 @@ export function episodeDriver(
       .map((row) => ({ row_id: row.row_id, id: row.id, rank: rankOf.get(row.row_id)! }))
       .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit);
-    const complete = candidates.length < wanted;
-    const tieAtEdge =
-      !complete && rows.length === limit && rows[limit - 1]!.rank === candidates[candidates.length - 1]!.rank;
-    return { rows, exact: !tieAtEdge && (rows.length === limit || complete) };
   };
 
   /** Keyword ranking joined with the episodes table: exact in every case, slower on many matches. */

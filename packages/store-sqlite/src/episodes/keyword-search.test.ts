@@ -208,6 +208,40 @@ describe('keyword search on SQLite FTS5', () => {
     });
     expect(await search(alice, 'words', { limit: 3 })).toEqual(['tie-00', 'tie-01', 'tie-02']);
   });
+
+  it('orders a tie past its first candidates by id among the rows that pass the filter', async () => {
+    // 80 rows tie; the lowest ids are archived, and the best-ranked match is not tied at all.
+    const ids = Array.from({ length: 80 }, (_, i) => `tie-${String(i).padStart(2, '0')}`).reverse();
+    await store.episodes.put({
+      episodes: [
+        ...ids.map((id, i) => ({
+          id,
+          scope: alice,
+          text: 'same words',
+          occurredAt: 1,
+          status: i >= 75 ? ('archived' as const) : ('active' as const),
+          provenance: { source: 'api' as const },
+        })),
+        { id: 'zz-best', scope: alice, text: 'words', occurredAt: 1, provenance: { source: 'api' as const } },
+      ],
+    });
+    expect(await search(alice, 'words', { limit: 3 })).toEqual(['zz-best', 'tie-05', 'tie-06']);
+  });
+
+  it('orders a tie of thousands of rows by id', async () => {
+    const ids = Array.from({ length: 2_100 }, (_, i) => `tie-${String(i).padStart(4, '0')}`).reverse();
+    const episodes = ids.map((id) => ({
+      id,
+      scope: alice,
+      text: 'same words',
+      occurredAt: 1,
+      provenance: { source: 'api' as const },
+    }));
+    for (let start = 0; start < episodes.length; start += 1_000) {
+      await store.episodes.put({ episodes: episodes.slice(start, start + 1_000) });
+    }
+    expect(await search(alice, 'words', { limit: 2 })).toEqual(['tie-0000', 'tie-0001']);
+  });
 });
 
 describe('keyword search with words found in most episodes', () => {
