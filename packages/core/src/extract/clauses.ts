@@ -41,7 +41,7 @@ export function sentencesOf(text: string): string[] {
 }
 
 const LEAD_INS =
-  /^(?:so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right|as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:hi|hello|hey|hiya|hi there|hello there|hey there|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right|as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*\s*/i;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
@@ -70,8 +70,9 @@ const TENTATIVE_MAY = /\bmay\b/;
 const QUOTED = /["“][^"”]{3,}["”]/;
 const NEGATION =
   /\b(?:not|never|no longer|none|neither|nor|isn'?t|aren'?t|doesn'?t|don'?t|didn'?t|won'?t|wasn'?t|weren'?t|cannot|can'?t|hasn'?t|haven'?t)\b/i;
-const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+([^,;]+?)\s*[.!]*$/i;
-const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+([^,;]+?)\s*[.!]*$/i;
+/** A value may hold a thousands separator: "not $300,000". */
+const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+((?:[^,;]|,(?=\d{3}\b))+?)\s*[.!]*$/i;
+const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+((?:[^,;]|,(?=\d{3}\b))+?)\s*[.!]*$/i;
 const INNER_CORRECTION = /\b(?:is|are)\s+actually\b|\bwas wrong\b|\bi meant\b|\bis now corrected\b/i;
 /**
  * A change stated as made replaces the value before it, as a correction does: "I am vegan now",
@@ -97,6 +98,10 @@ const TIME_LEAD =
 const CHANGE_LEAD =
   /^(?:as of|since|from|starting(?:\s+(?:from|on|in))?|beginning(?:\s+(?:on|in))?|effective(?:\s+(?:from|on|as of))?|going forward|from now on|from today|effective immediately|with immediate effect|until further notice)(?:\s+(?:the\s+|this\s+|last\s+|next\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+){0,2})?\s*,\s*/iu;
 
+/** "I switched, …", "We moved, …": a change named on its own, before the statement of what holds now. */
+const CHANGE_CLAUSE =
+  /^(?:I|we)\s+(?:have\s+)?(?:just\s+)?(?:switched|moved|relocated|changed|upgraded|downgraded)\s*[,:;\-—]+\s*/i;
+
 function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   let text = sentence.trim();
   let correction = false;
@@ -108,8 +113,8 @@ function stripLeadIns(sentence: string): { text: string; correction: boolean } {
     } else if (CORRECTION_BARE.test(text)) {
       text = text.replace(CORRECTION_BARE, '');
       correction = true;
-    } else if (CHANGE_LEAD.test(text)) {
-      text = text.replace(CHANGE_LEAD, '');
+    } else if (CHANGE_LEAD.test(text) || CHANGE_CLAUSE.test(text)) {
+      text = text.replace(CHANGE_LEAD, '').replace(CHANGE_CLAUSE, '');
       correction = true;
     } else if (LEAD_INS.test(text)) {
       text = text.replace(LEAD_INS, '');

@@ -12,7 +12,13 @@ import {
   words,
 } from './noun-phrases.ts';
 import { ruleFacts } from './rule-patterns.ts';
-import { choiceTopic, moreSpeakerFacts, preferenceClause } from './speaker-statements.ts';
+import {
+  abstentionFacts,
+  choiceTopic,
+  isJobTitle,
+  moreSpeakerFacts,
+  preferenceClause,
+} from './speaker-statements.ts';
 import { stateFacts } from './state-patterns.ts';
 import { parseSubject } from './subject-phrases.ts';
 import { tentativeFacts } from './tentative-values.ts';
@@ -107,6 +113,17 @@ function eventTiming(subject: string, stated: string): Omit<FactCandidate, 'kind
   return { entityType: 'entity', entity: name, key, value, confidence: 0.8, named: true };
 }
 
+/**
+ * Words too vague to be a value elsewhere ("it is done", "we are ready") are the value of a
+ * status: "the Helix migration status is done".
+ */
+function isStatusValue(subject: string, value: string): boolean {
+  return (
+    /\b(?:status|state|stage|phase)$/i.test(cleanPhrase(subject)) &&
+    /^(?:done|ready|pending|tbd|complete|completed|finished|blocked|on hold|cancelled|canceled)$/i.test(value)
+  );
+}
+
 /** "X is A and Y is B", "it is SAT, my home airport is SAT" → two parts; a lone "and" inside a value stays. */
 function copulaParts(text: string): string[] {
   const parts = text.split(
@@ -116,7 +133,7 @@ function copulaParts(text: string): string[] {
 }
 
 /** "My name is Ada and I live in Porto", "I am Grace, I run …": each statement about the speaker on its own. */
-const AND_I = /,?\s+and\s+(?=I\s)|,\s+(?=I\s)/;
+const AND_I = /,?\s+(?:and|but)\s+(?=I\s)|,\s+(?=I\s)/;
 
 const LIVE_IN =
   /^I\s+(?:live|am living|am based|am located|reside|moved|have moved|relocated|have relocated|am based out of)\s+(?:in|to|out of)?\s*(\p{Lu}.+)$/iu;
@@ -125,7 +142,8 @@ const WORK_AT = /^I\s+work\s+(?:at|for)\s+(.+)$/i;
 const DIETS =
   /^I\s+am\s+(?:a\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|lactose-free|[a-z]+\s+intolerant|kosher|halal)(?=$|,|\s+(?:who|that|but|at the moment|for now|now|these days|nowadays)\b)/i;
 /** "I am Elena", "I am Elena, the new office manager": a name the model tags as one, then a role. */
-const I_AM_NAME = /^I\s+am\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)(?:,\s+(?:the|your|a|an)\s+(.+))?$/u;
+const I_AM_NAME =
+  /^I\s+am\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)(?:,\s+((?:the|your|a|an)\s+)?(.+))?$/u;
 /** "I am a nurse": one noun after the article is what the speaker does. */
 const I_AM_A = /^I\s+am\s+an?\s+(\p{Ll}+)$/u;
 const MY_PRONOUNS = /^my\s+pronouns\s+are\s+(\p{L}+\/\p{L}+(?:\/\p{L}+)?)$/iu;
@@ -184,14 +202,16 @@ function nameAndRole(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] |
   const bare = text.replace(/[.!]+$/, '');
   const named = I_AM_NAME.exec(bare);
   if (named) {
-    const [, name, role] = named;
+    const [, name, article, role] = named;
     // "I am Italian" is an adjective, "I am Elena" a name: the model decides, read in lower case too.
     const asName = tagPhrase(`I am ${name}`).slice(2);
     const asWord = tagPhrase(`I am ${name!.toLowerCase()}`).slice(2);
     if (!asName.every((t) => t.pos === 'PROPN') || asWord.some((t) => t.pos === 'ADJ')) return null;
     const out = [{ ...SPEAKER_ENTITY, key: 'name', value: name!, confidence: 0.9, named: false }];
     const title = role ? cleanValue(role) : '';
-    if (title && words(title).length <= 4 && tagPhrase(title).at(-1)?.pos === 'NOUN') {
+    // With an article any noun phrase is the role ("the new office manager"); without one, a job's words.
+    const role_ = article ? tagPhrase(title).at(-1)?.pos === 'NOUN' : isJobTitle(title);
+    if (title && words(title).length <= 4 && role_) {
       out.push({ ...SPEAKER_ENTITY, key: 'job title', value: title, confidence: 0.85, named: false });
     }
     return out;
@@ -201,6 +221,26 @@ function nameAndRole(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] |
     return [{ ...SPEAKER_ENTITY, key: 'job title', value: occupation[1]!, confidence: 0.85, named: false }];
   }
   return null;
+}
+
+/**
+ * The thing preferred, without what follows it: "aisle seats near the front" → "aisle seats",
+ * "aisle seats and extra legroom" → "aisle seats", "quiet rooms away from the lift" → "quiet rooms".
+ */
+function leadingChoice(phrase: string): string {
+  const tokens = tagPhrase(phrase);
+  const end = tokens.findIndex(
+    (t, i) =>
+      i > 0 &&
+      (/^(?:ADP|CCONJ|SCONJ|PUNCT)$/.test(t.pos) ||
+        (/^(?:ADV|ADJ)$/.test(t.pos) && tokens[i + 1]?.pos === 'ADP')),
+  );
+  if (end < 0) return phrase;
+  return tokens
+    .slice(0, end)
+    .map((t) => t.text)
+    .join(' ')
+    .replace(/\s+(['’]s)\b/g, '$1');
 }
 
 /** "aisle seats" → "seat", "Marriott hotels" → "hotel": the head noun a preference is about, singular. */
@@ -234,7 +274,7 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
 
   const prefer = PREFER.exec(preferenceClause(text));
   if (prefer) {
-    const choice = cleanValue(prefer[1]!.replace(/\s+(?:on|in|at|during|when|while)\s.*$/i, ''));
+    const choice = cleanValue(leadingChoice(prefer[1]!));
     const topic = prefer[3] ? stripDeterminers(prefer[3]) : undefined;
     if (!isValidValue(choice) || words(choice).length > 6) return [];
     // Set against an alternative, the kind of the two names the preference ("email over calls" →
@@ -282,7 +322,7 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
       subject = `${lastNamed.entity}'s ${pronoun[1]!}`;
     }
     const value = cleanValue(match[2]!);
-    if (!isValidValue(value)) continue;
+    if (!isValidValue(value) && !isStatusValue(subject, value)) continue;
 
     // "<Name> is our account manager" → our account manager = <Name>.
     const role = /^(my|our)\s+(.+)$/i.exec(value);
@@ -418,7 +458,7 @@ export function factsFromClause(clause: Clause, ctx: FactPatternContext): FactCa
   }
   // Questions, plans and quoted words propose a value at most: reviewed, never stored.
   if (clause.question || clause.tentative || clause.quoted) return tentative();
-  const stated = clause.negated ? [] : statementFacts(clause.factText, ctx);
+  const stated = clause.negated ? abstentionFacts(clause.factText) : statementFacts(clause.factText, ctx);
   // A hedge whose statement the patterns cannot read still proposes its value.
   if (stated.length === 0) return clause.hedged ? tentative() : [];
   return stated.map((f) => ({

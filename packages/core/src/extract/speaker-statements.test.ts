@@ -16,6 +16,7 @@ describe('what the speaker says of themselves, phrased in other ways', () => {
   it('reads "I am a <job>" when the last word names a job', async () => {
     expect(await facts("I'm a senior product designer at Klarna.")).toEqual([
       ['speaker', 'job title', 'senior product designer'],
+      ['speaker', 'employer', 'Klarna'],
     ]);
     expect(await facts("I'm the CTO.")).toEqual([['speaker', 'job title', 'CTO']]);
     expect(await facts("I'm a regular customer.")).toEqual([]);

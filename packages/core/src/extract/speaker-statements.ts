@@ -30,20 +30,26 @@ const speaker = (key: string, value: string, confidence = 0.9): SpeakerFact => (
   named: false,
 });
 
-/** The proper name a phrase opens with: "Vireo in Oslo" → "Vireo". */
+/** The proper name a phrase opens with: "Vireo in Oslo" → "Vireo", "St Mary's Hospital in Leeds" → "St Mary's Hospital". */
 function leadingProperName(phrase: string): string | undefined {
   const run: string[] = [];
   for (const token of tagPhrase(cleanPhrase(phrase))) {
-    if (token.pos !== 'PROPN' && !(run.length > 0 && /^(?:of|de|&)$/i.test(token.text))) break;
+    if (run.length > 0 && /^['’]s$/.test(token.text)) {
+      run[run.length - 1] += token.text;
+      continue;
+    }
+    const inName = run.length > 0 && (/^(?:of|de|&)$/i.test(token.text) || /^\p{Lu}/u.test(token.text));
+    if (token.pos !== 'PROPN' && !inName) break;
     run.push(token.text);
   }
+  while (run.length > 0 && /^(?:of|de|&)$|['’]s$/i.test(run.at(-1)!)) run.pop();
   return run.length > 0 ? run.join(' ') : undefined;
 }
 
 /** The last word of a job: "engineer", "nurse", "CTO". */
 const JOB_SUFFIX = /(?:er|or|ist|ian|ant|ent|ect|ive)$/i;
 const JOB_WORDS = new Set(
-  'nurse chef pilot head lead clerk agent analyst architect intern student trainee founder cofounder co-founder partner secretary professor lecturer tutor surgeon dentist paramedic'.split(
+  'nurse chef pilot head lead chief clerk agent analyst architect intern student trainee founder cofounder co-founder partner secretary professor lecturer tutor surgeon dentist paramedic'.split(
     ' ',
   ),
 );
@@ -54,7 +60,10 @@ const NOT_JOB_WORDS = new Set(
   ),
 );
 
-function isJobTitle(title: string): boolean {
+/** A job by its words: "data engineer", "CTO", "head of operations" (judged by what comes before "of"). */
+export function isJobTitle(title: string): boolean {
+  const of = /^(.+?)\s+of\s+\S/i.exec(title);
+  if (of) return isJobTitle(of[1]!);
   const tokens = words(title);
   const head = tokens.at(-1) ?? '';
   if (tokens.length === 0 || tokens.length > 4 || NOT_JOB_WORDS.has(head.toLowerCase())) return false;
@@ -63,18 +72,22 @@ function isJobTitle(title: string): boolean {
   return tagPhrase(title).every((t) => /^(?:NOUN|ADJ|PROPN|VERB)$/.test(t.pos));
 }
 
-const I_AM_JOB = /^I\s+am\s+(?:now\s+)?(?:an?|the)\s+(.+?)(?:\s+at\s+(\p{Lu}.*))?$/u;
+const I_AM_JOB = /^I\s+am\s+(?:now\s+)?(?:an?|the)\s+(.+?)(?:\s+(at|with|for)\s+(\p{Lu}.*))?$/u;
 
 /**
- * "I'm a senior product designer at Klarna", "I'm the CTO": the job only. Where it is held is not
- * read from "at" (a ward, a site or a client as often as an employer).
+ * "I'm a senior product designer at Klarna", "I'm the CTO": the job, and the named organisation
+ * it is held at as the employer, with less confidence than "I work at" gives it (a hospital, a
+ * site or a client is named the same way).
  */
 function jobFacts(text: string): SpeakerFact[] | null {
   const job = I_AM_JOB.exec(text);
   if (!job) return null;
   const title = cleanValue(job[1]!);
   if (!isJobTitle(title)) return null;
-  return [speaker('job title', title, 0.85)];
+  const out = [speaker('job title', title, 0.85)];
+  const employer = job[3] ? leadingProperName(job[3]) : undefined;
+  if (employer) out.push(speaker('employer', employer, 0.8));
+  return out;
 }
 
 /** Units of an organisation a person can run: "the finance team", "our EMEA sales division". */
@@ -100,7 +113,7 @@ function runsUnit(text: string): SpeakerFact[] | null {
 const DIET_WORDS =
   /^(vegetarian|vegan|pescatarian|pescetarian|keto|ketogenic|paleo|gluten-free|dairy-free|lactose-free|low-carb|low-fodmap|kosher|halal|plant-based|mediterranean)$/i;
 const ON_A_DIET =
-  /^I\s+(?:am on|follow|keep|stick to|eat)\s+(?:an?\s+|a strict\s+)?(\S+)(?:\s+diet)?(?=$|,|\s+(?:at the moment|for now|now|these days|nowadays)\b)/i;
+  /^I\s+(?:am on|follow|keep|stick to|eat|only eat)\s+(?:an?\s+|a strict\s+)?(\S+)(?:\s+diet)?(?:\s+(?:only|food only|food))?(?=$|,|\s+(?:at the moment|for now|now|these days|nowadays)\b)/i;
 const ALLERGIC = /^I\s+am\s+(?:severely\s+|very\s+|mildly\s+)?allergic\s+to\s+(.+)$/i;
 
 function dietFacts(text: string): SpeakerFact[] | null {
@@ -112,6 +125,59 @@ function dietFacts(text: string): SpeakerFact[] | null {
     return isValidValue(value) && words(value).length <= 4 ? [speaker('allergy', value)] : [];
   }
   return null;
+}
+
+/** Conditions a person says they have with "I am …": "I'm diabetic", "I'm asthmatic". */
+const CONDITIONS =
+  /^I\s+am\s+(diabetic|pre-?diabetic|asthmatic|epileptic|coeliac|celiac|anaemic|anemic|hypertensive|colou?r-?blind|deaf|hard of hearing|partially sighted|visually impaired|hearing impaired|pregnant|immunocompromised)$/i;
+
+/** "I speak Russian and English", "I can speak basic Spanish": named languages only. */
+const SPEAK = /^I\s+(?:can\s+|also\s+)?speak\s+(.+?)(?:\s+(?:fluently|well|a little))?$/i;
+
+/** "I drive an electric car", "I drive a Volvo XC60": what the speaker drives. */
+const DRIVE = /^I\s+(?:now\s+)?drive\s+(?:an?|the)\s+(.+)$/i;
+
+function personalFacts(text: string): SpeakerFact[] | null {
+  const condition = CONDITIONS.exec(text);
+  if (condition) return [speaker('medical condition', condition[1]!.toLowerCase())];
+  const speak = SPEAK.exec(text);
+  if (speak) {
+    const tags = tagPhrase(speak[1]!);
+    const names = tags.filter((t) => t.pos === 'PROPN');
+    const rest = tags.filter(
+      (t) => t.pos !== 'PROPN' && !/^(?:and|,|or|some|basic|fluent|conversational|native)$/i.test(t.text),
+    );
+    return names.length > 0 && rest.length === 0 ? [speaker('languages', cleanValue(speak[1]!))] : null;
+  }
+  const drive = DRIVE.exec(text);
+  if (drive) {
+    const vehicle = cleanValue(drive[1]!.replace(/\s+(?:to|into|from|for|every|most|at|on)\s.*$/i, ''));
+    const head = tagPhrase(vehicle).at(-1);
+    const vehicleLike =
+      head &&
+      /^(?:NOUN|PROPN|NUM|ADJ)$/.test(head.pos) &&
+      !/^(?:lot|bit|little|few|while|way|ways)$/i.test(head.text);
+    return vehicleLike && words(vehicle).length <= 4 && isValidValue(vehicle)
+      ? [speaker('car', vehicle, 0.85)]
+      : null;
+  }
+  return null;
+}
+
+/**
+ * What a speaker says they never eat or drink, the one negated statement read as a fact:
+ * "I don't eat pork" → diet = no pork.
+ */
+const ABSTAIN = /^I\s+(?:do not|don't|never|no longer|do not ever)\s+(?:eat|drink|touch)\s+(?:any\s+)?(.+)$/i;
+
+export function abstentionFacts(text: string): SpeakerFact[] {
+  const abstain = ABSTAIN.exec(text.replace(/[.!]+$/, ''));
+  if (!abstain) return [];
+  const food = cleanValue(abstain[1]!);
+  const tags = tagPhrase(food);
+  if (tags.length === 0 || tags.length > 3 || !tags.every((t) => /^(?:NOUN|ADJ|PROPN)$/.test(t.pos)))
+    return [];
+  return [speaker('diet', `no ${food.toLowerCase()}`, 0.85)];
 }
 
 /** What a date-bound thing does on its date, as the attribute: "expires" → "expiry". */
@@ -181,7 +247,8 @@ export function moreSpeakerFacts(text: string): SpeakerFact[] | null {
     dietFacts(bare) ??
     documentDates(bare) ??
     nameFacts(bare) ??
-    placeAndTime(bare)
+    placeAndTime(bare) ??
+    personalFacts(bare)
   );
 }
 
@@ -214,9 +281,10 @@ const LIKE_BETTER = /^I\s+(?:like|love|enjoy)\s+(.+?)\s+(?:better than|more than
 
 /** "I'd rather take the train than fly", "I like tea better than coffee" → "I prefer the train over fly". */
 export function preferenceClause(text: string): string {
-  const bare = text.replace(/[.!]+$/, '');
+  // "close to", "next to": a place, not the alternative "to" names ("trains to planes").
+  const bare = text.replace(/[.!]+$/, '').replace(/\b(?:close|next|near)\s+to\b/gi, 'near');
   if (PREFER_TO.test(bare)) return bare.replace(PREFER_TO, '$1 ');
   const match = RATHER.exec(bare) ?? LIKE_BETTER.exec(bare);
-  if (!match) return text;
+  if (!match) return bare;
   return `I prefer ${match[1]!.replace(CHOOSING_VERB, '')} over ${match[2]!.replace(CHOOSING_VERB, '')}`;
 }
