@@ -256,9 +256,32 @@ function preferenceTopic(choice: string): string | undefined {
 const FROM_TO =
   /^(.+?\s(?:went|gone|changed|moved|rose|risen|fell|fallen|dropped|jumped|increased|decreased|grew|grown|cut|raised|lowered|reduced|extended|shortened|pushed|bumped|switched|shifted)(?:\s+(?:up|down|back))?(?:\s+(?:the|our|my|its|their)\s[^,]+?)?)\s+from\s+(?:[^,]|,(?=\d))+?\s+to\s+(.+)$/i;
 
+const SWITCHED_TO_DOING =
+  /^(.+?)\s+(?:has\s+|have\s+)?(?:switched|moved|changed|gone|went)\s+(?:over\s+)?to\s+(\p{Ll}{2,})ing\s+(.+)$/u;
+
+/**
+ * "Apex Cloud switched to billing us monthly" → "Apex Cloud bills us monthly": what is done now,
+ * read as the statement of it (the change itself makes the clause a correction, see `clauses.ts`).
+ */
+function doingInstead(text: string): string {
+  const match = SWITCHED_TO_DOING.exec(text);
+  if (!match) return text;
+  let stem = match[2]!;
+  // "shipping" → "ship", but "billing" → "bill"; "invoicing" → "invoice".
+  if (/([b-df-hj-km-rt-y])\1$/.test(stem)) stem = stem.slice(0, -1);
+  else if (/(?:[cvz]|[^aeiou]g|[^aeiou]at|[^aeiou]ur)$/.test(stem)) stem += 'e';
+  const verb = /(?:s|x|z|ch|sh)$/.test(stem)
+    ? `${stem}es`
+    : /[^aeiou]y$/.test(stem)
+      ? `${stem.slice(0, -1)}ies`
+      : `${stem}s`;
+  return `${match[1]} ${verb} ${match[3]}`;
+}
+
 function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandidate, 'kind' | 'evidence'>[] {
   const fromTo = FROM_TO.exec(text);
   if (fromTo) text = `${fromTo[1]!.replace(/\s(?:went|gone)$/i, ' changed')} to ${fromTo[2]!}`;
+  text = doingInstead(text);
   if (AND_I.test(text)) return text.split(AND_I).flatMap((part) => statementFacts(part, ctx));
   const speaker = speakerFacts(text);
   if (speaker) return speaker;

@@ -53,6 +53,19 @@ const VERB_NOUNS: Record<string, string> = {
   arrives: 'arrival time',
   happens: 'schedule',
   occurs: 'schedule',
+  seats: 'capacity',
+  charges: 'price',
+  bills: 'billing frequency',
+};
+/** What a thing's own document or plan does on its date, as a noun: "renews its licence" → "licence renewal". */
+const OWN_VERB_NOUNS: Record<string, string> = {
+  renews: 'renewal',
+  expires: 'expiry',
+  ends: 'end date',
+  starts: 'start date',
+  reviews: 'review',
+  updates: 'update',
+  rotates: 'rotation',
 };
 
 const ADVERB_BEFORE_VERB =
@@ -186,9 +199,9 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
     return fact(who, verbKey, full);
   }
   const share = SHARE_OF.exec(text.replace(/[.!]+$/, ''));
-  if (share) {
+  // "charges $50 per hour" is no share of a thing: the active reading below keys it by the verb.
+  if (share && isNounPhrase(share[3]!)) {
     const [, subject, amount, noun] = share;
-    if (!isNounPhrase(noun!)) return null;
     const who = owner(subject!, known);
     return who ? fact({ ...who, key: undefined }, noun!, amount!) : null;
   }
@@ -216,16 +229,26 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   }
   const active = ACTIVE.exec(text.replace(ADVERB_BEFORE_VERB, ' '));
   if (!active) return null;
-  const [, subject, verb, preposition, rest] = active;
+  const [, subject, verb, preposition, said] = active;
+  // "bills us monthly": who the verb is done to is not part of the value.
+  const rest = said!.replace(/^(?:us|me|them|you|him|her)\s+(?=\S)/i, '');
+  // "renews its licence every 12 months": the thing of its own is the attribute.
+  const own = /^(?:its|their)\s+(\p{Ll}+(?:\s+\p{Ll}+)??)\s+(.+)$/u.exec(rest);
+  if (own && preposition === undefined && isNounPhrase(own[1]!) && isQuantity(cleanValue(own[2]!))) {
+    const who = owner(subject!, known);
+    const what = OWN_VERB_NOUNS[verb!.toLowerCase()] ?? verb!.toLowerCase();
+    return who ? fact({ ...who, key: undefined }, `${own[1]} ${what}`, cleanValue(own[2]!)) : null;
+  }
   // "includes 10 GB of storage": the counted thing is the attribute.
-  const counted = /^(\d[\d,.]*\s*\p{L}*)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(cleanValue(rest!));
-  const value = cleanValue(rest!);
+  const counted = /^(\d[\d,.]*\s*\p{L}*)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(cleanValue(rest));
+  const value = cleanValue(rest);
   if (!MAYBE_QUANTITY.test(value)) return null;
   // The word must read as a verb in its sentence, or as a plural-looking noun followed by a
   // preposition: the model reads "… support contract renews on …" as a noun phrase.
   const tagged = readText(text).tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
   const noun = VERB_NOUNS[verb!.toLowerCase()];
-  const amountAfterNoun = noun !== undefined && OPENS_WITH_AMOUNT.test(value);
+  // Before an amount, or before whom it is done to ("bills us monthly"), it is the verb.
+  const amountAfterNoun = noun !== undefined && (OPENS_WITH_AMOUNT.test(value) || rest !== said);
   if (tagged !== 'VERB' && !(tagged === 'NOUN' && (preposition !== undefined || amountAfterNoun)))
     return null;
   if (!isQuantity(value)) return null;
@@ -240,6 +263,10 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   const rate = RATE.exec(value);
   if (rate && isNounPhrase(rate[1]!))
     return fact({ ...who, key: undefined }, `${rate[1]} per ${rate[2]}`, value);
+  // "charges $4,200 per tonne of aluminium": what is priced names the price.
+  const priced =
+    noun === 'price' ? /^(.+?\s+per\s+\p{L}+)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(value) : null;
+  if (priced) return fact({ ...who, key: undefined }, `${priced[2]} price`, priced[1]!);
   const keyed =
     noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb!);
   return fact(who, keyed, value);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { rulesExtractor } from './rules-extractor.ts';
+
+const extractor = rulesExtractor();
+
+async function read(...turns: string[]) {
+  const messages = turns.map((content, i) => ({ id: `m${i}`, role: 'user' as const, content, at: i }));
+  const { facts } = await extractor.extract({
+    messages: messages.slice(-1),
+    context: messages.slice(0, -1),
+    knownEntities: [],
+  });
+  return facts.map((f) => [f.entity, f.key, f.value, f.kind]);
+}
+
+describe('attributes a verb states', () => {
+  it('reads what a vendor charges, keyed by what is priced when the sentence names it', async () => {
+    expect(await read('Acme charges $50 per hour.')).toEqual([
+      ['Acme', 'price', '$50 per hour', 'statement'],
+    ]);
+    expect(await read('Corvid Steel charges $900 per tonne of rebar.')).toEqual([
+      ['Corvid Steel', 'rebar price', '$900 per tonne', 'statement'],
+    ]);
+    expect(await read('Acme charges a $50 fee.')).toEqual([['Acme', 'fee', '$50', 'statement']]);
+  });
+
+  it('reads how often a thing is done to us, without "us"', async () => {
+    expect(await read('Apex Cloud bills us monthly.')).toEqual([
+      ['Apex Cloud', 'billing frequency', 'monthly', 'statement'],
+    ]);
+    expect(await read('Tom calls us often.')).toEqual([]);
+  });
+
+  it('reads the date of a thing of its own, keyed by it', async () => {
+    expect(await read('Initech renews its licence every 12 months.')).toEqual([
+      ['Initech', 'licence renewal', 'every 12 months', 'statement'],
+    ]);
+    expect(await read('Globex reviews its pricing every January.')).toEqual([
+      ['Globex', 'pricing review', 'every January', 'statement'],
+    ]);
+  });
+
+  it('reads how many a room seats as its capacity', async () => {
+    expect(await read('The Oak room seats 8 people.')).toEqual([
+      ['Oak room', 'capacity', '8 people', 'statement'],
+    ]);
+  });
+
+  it('reads "switched to doing" as the new statement of what is done', async () => {
+    expect(
+      await read('Apex Cloud bills us quarterly.', 'Apex Cloud switched to billing us monthly.'),
+    ).toEqual([['Apex Cloud', 'billing frequency', 'monthly', 'correction']]);
+    expect(await read('Acme switched to charging $60 per hour.')).toEqual([
+      ['Acme', 'price', '$60 per hour', 'correction'],
+    ]);
+  });
+});
