@@ -41,7 +41,7 @@ export function sentencesOf(text: string): string[] {
 }
 
 const LEAD_INS =
-  /^(?:hi|hello|hey|hiya|hi there|hello there|hey there|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right|as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:hi|hello|hey|hiya|hi there|hello there|hey there|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
@@ -98,9 +98,12 @@ const TIME_LEAD =
 const CHANGE_LEAD =
   /^(?:as of|since|from|starting(?:\s+(?:from|on|in))?|beginning(?:\s+(?:on|in))?|effective(?:\s+(?:from|on|as of))?|going forward|from now on|from today|effective immediately|with immediate effect|until further notice)(?:\s+(?:the\s+|this\s+|last\s+|next\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+){0,2})?\s*,\s*/iu;
 
-/** "I switched, …", "We moved, …": a change named on its own, before the statement of what holds now. */
+/**
+ * "I switched, …", "We moved, …", "It changed again, …", "As of Monday …": a change named on its
+ * own, before the statement of what holds now.
+ */
 const CHANGE_CLAUSE =
-  /^(?:I|we)\s+(?:have\s+)?(?:just\s+)?(?:switched|moved|relocated|changed|upgraded|downgraded)\s*[,:;\-—]+\s*/i;
+  /^(?:(?:I|we)\s+(?:have\s+)?(?:just\s+)?(?:switched|moved|relocated|changed|upgraded|downgraded)\s*[,:;\-—]+|(?:as of (?:today|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|this week|this month)|it (?:has )?changed(?: again)?)\b\s*[,:;!.\-—]*)\s*/i;
 
 function stripLeadIns(sentence: string): { text: string; correction: boolean } {
   let text = sentence.trim();

@@ -198,7 +198,12 @@ export function parseSubject(
   const mine = /^my\s+(.+)$/i.exec(subject);
   if (mine) return keyed(SPEAKER_ENTITY, withPartyFirst(mine[1]!), 0.9);
   const ours = /^our\s+(.+)$/i.exec(subject);
-  if (ours) return keyed(GROUP_ENTITY, ours[1]!, 0.9);
+  if (ours) {
+    // "our contact at Brightline", "our discount with Acme": what we have with a named party is its.
+    const party = /^(.+?)\s+(?:with|at)\s+(.+)$/i.exec(ours[1]!);
+    const owner = party ? properOwner(party[2]!, known) : null;
+    return owner ? named(owner, party![1]!, 0.9) : keyed(GROUP_ENTITY, ours[1]!, 0.9);
+  }
 
   if (possessive) {
     const owner = properOwner(possessive[1]!, known);

@@ -55,3 +55,26 @@ describe('attributes a verb states', () => {
     ]);
   });
 });
+
+describe('what we have with a named party', () => {
+  it('is the named party’s attribute', async () => {
+    expect(await read('Our account manager at Globex is Dana Reyes.')).toEqual([
+      ['Globex', 'account manager', 'Dana Reyes', 'statement'],
+    ]);
+    expect(await read('Our discount with Acme is 5%.')).toEqual([['Acme', 'discount', '5%', 'statement']]);
+    expect(await read('Our meeting with the team is at 3 pm.')).toEqual([
+      ['we', 'meeting with the team', '3 pm', 'statement'],
+    ]);
+  });
+});
+
+describe('a change named before the statement', () => {
+  it('makes the statement a change, with or without a comma', async () => {
+    expect(
+      await read('The Orion lead time is 20 days.', 'As of Friday the Orion lead time is 25 days.'),
+    ).toEqual([['Orion', 'lead time', '25 days', 'correction']]);
+    expect(
+      await read('The Orion lead time is 20 days.', 'It changed again, the Orion lead time is 30 days.'),
+    ).toEqual([['Orion', 'lead time', '30 days', 'correction']]);
+  });
+});
