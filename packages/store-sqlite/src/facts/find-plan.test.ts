@@ -48,6 +48,18 @@ describe('facts.find query plan', () => {
     expect(plan).not.toMatch(/facts_by_scope/);
   });
 
+  it('the current facts a recall reads come off the current-versions index, not every version', async () => {
+    const path = join(folder, 'current.db');
+    await sqliteStore({ path }).migrate?.();
+    const plan = planOf(path, {
+      scope: { orgId: 'acme', userId: 'ann', threadId: 't1' },
+      accessLevel: 0,
+      status: ['active', 'stale'],
+      limit: 1000,
+    });
+    expect(plan).toMatch(/USING INDEX facts_current/);
+  });
+
   it('confirmed order at one exact scope reads the index in order, filters and all', async () => {
     const path = join(folder, 'plan.db');
     await (await sqliteStore({ path }).migrate?.())?.version;
