@@ -32,12 +32,35 @@ export interface Clause {
  * abbreviations and numbers), then semicolons, which join two statements.
  */
 export function sentencesOf(text: string): string[] {
-  return text
+  return restateChanges(text)
     .split(/\r?\n+/)
     .flatMap((line) => (line.trim().length > 0 ? readSentences(line) : []))
     .flatMap((sentence) => sentence.text.split(/;\s+/))
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0);
+}
+
+/** "X is no longer A; it's B", "X is no longer A, it is now B". */
+const NO_LONGER =
+  /([^.;!?\n]*?)\s+(is|are)\s+no longer\s+([^.;,!?\n]+?)\s*[;,]\s*(?:but\s+)?(?:now\s+)?(?:it|they)(?:\s+is|\s+are|['’]s|['’]re)\s+(?:now\s+)?([^.;!?\n]+)/gi;
+/** "X used to be A, now it's B", "X used to be A but is now B": "now" says B holds. */
+const USED_TO_BE =
+  /([^.;!?\n]*?)\s+used to be\s+([^.;,!?\n]+?)\s*(?:[;,]\s*(?:but\s+|and\s+)?|\s+but\s+)(?:(?:it|they)(?:\s+is|\s+are|['’]s|['’]re)\s+now|now\s+(?:it|they)(?:\s+is|\s+are|['’]s|['’]re)|(?:is|are)\s+now|now)\s+([^.;!?\n]+)/gi;
+
+/**
+ * A change said as the old value and the new one in two clauses, as one statement of the new
+ * value with the old one rejected ("X is B, not A"), which the clause reader takes as a correction.
+ */
+function restateChanges(text: string): string {
+  return text
+    .replace(
+      NO_LONGER,
+      (_, subject: string, verb: string, old: string, now: string) => `${subject} ${verb} ${now}, not ${old}`,
+    )
+    .replace(
+      USED_TO_BE,
+      (_, subject: string, old: string, now: string) => `${subject} is ${now}, not ${old}`,
+    );
 }
 
 const LEAD_INS =

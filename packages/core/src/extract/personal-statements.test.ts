@@ -80,6 +80,12 @@ describe('what a speaker speaks, eats, has and drives', () => {
 });
 
 describe('preferences and changes in other words', () => {
+  it('reads the airline a speaker prefers to fly with', async () => {
+    expect(await facts('I prefer to fly with Iberia.')).toEqual([['speaker', 'preferred airline', 'Iberia']]);
+    expect(await facts('I prefer Qantas when I fly.')).toEqual([['speaker', 'preferred airline', 'Qantas']]);
+    expect(await facts('I like to fly with friends.')).toEqual([]);
+  });
+
   it('keys a preference by the thing preferred, not by what follows it', async () => {
     expect(await facts('I prefer window seats close to the wing.')).toEqual([
       ['speaker', 'seat preference', 'window seats'],

@@ -229,7 +229,13 @@ const FLY_FROM =
 /** "I use they/them", "I go by she/her pronouns". */
 const USE_PRONOUNS = /^I\s+(?:use|go by)\s+(\p{Ll}+\/\p{Ll}+(?:\/\p{Ll}+)?)(?:\s+pronouns)?$/u;
 
+/** "I prefer to fly with KLM", "I prefer Lufthansa when I fly": the airline, by name. */
+const FLY_WITH =
+  /^I\s+(?:really\s+|much\s+|always\s+|usually\s+)?(?:prefer|would prefer|like)\s+(?:to\s+fly\s+(?:with|on)\s+(\p{Lu}[\p{L}]*(?:\s+\p{Lu}[\p{L}]*)*)|(\p{Lu}[\p{L}]*(?:\s+\p{Lu}[\p{L}]*)*)\s+when\s+I\s+fly)$/u;
+
 function placeAndTime(text: string): SpeakerFact[] | null {
+  const airline = FLY_WITH.exec(text);
+  if (airline) return [speaker('preferred airline', airline[1] ?? airline[2]!)];
   const zone = TIME_ZONE.exec(text);
   if (zone) return [speaker('time zone', zone[1]!)];
   const airport = FLY_FROM.exec(text);

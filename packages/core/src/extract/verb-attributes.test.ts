@@ -78,3 +78,21 @@ describe('a change named before the statement', () => {
     ).toEqual([['Orion', 'lead time', '30 days', 'correction']]);
   });
 });
+
+describe('a change said as the old value and the new one', () => {
+  it('reads "no longer A; it is B" and "used to be A, now B" as B replacing A', async () => {
+    const before = 'The Orion cutoff is 4 pm.';
+    for (const change of [
+      'The Orion cutoff is no longer 4 pm; it is 3 pm.',
+      "The Orion cutoff is no longer 4 pm, it's now 3 pm.",
+      'The Orion cutoff used to be 4 pm, now it is 3 pm.',
+      'The Orion cutoff used to be 4 pm but is now 3 pm.',
+    ]) {
+      expect(await read(before, change)).toEqual([['Orion', 'cutoff', '3 pm', 'correction']]);
+    }
+  });
+
+  it('reads nothing from a past value said without the one that holds now', async () => {
+    expect(await read('The Orion cutoff used to be 4 pm, which was fine.')).toEqual([]);
+  });
+});
