@@ -52,6 +52,7 @@ const USED_TO_BE =
  * value with the old one rejected ("X is B, not A"), which the clause reader takes as a correction.
  */
 function restateChanges(text: string): string {
+  if (!/\bno longer\b|\bused to be\b/i.test(text)) return text;
   return text
     .replace(
       NO_LONGER,

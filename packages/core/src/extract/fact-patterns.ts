@@ -264,6 +264,7 @@ const SWITCHED_TO_DOING =
  * read as the statement of it (the change itself makes the clause a correction, see `clauses.ts`).
  */
 function doingInstead(text: string): string {
+  if (!/\bto\s+\p{Ll}+ing\s/u.test(text)) return text;
   const match = SWITCHED_TO_DOING.exec(text);
   if (!match) return text;
   let stem = match[2]!;
