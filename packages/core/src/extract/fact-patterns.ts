@@ -16,6 +16,7 @@ import {
   abstentionFacts,
   choiceTopic,
   isJobTitle,
+  leadingProperName,
   moreSpeakerFacts,
   preferenceClause,
 } from './speaker-statements.ts';
@@ -148,22 +149,11 @@ const I_AM_NAME =
 const I_AM_A = /^I\s+am\s+an?\s+(\p{Ll}+)$/u;
 const MY_PRONOUNS = /^my\s+pronouns\s+are\s+(\p{L}+\/\p{L}+(?:\/\p{L}+)?)$/iu;
 
-/** The proper name a phrase opens with, by its parts of speech: "Lisbon in May" → "Lisbon". */
-function leadingName(phrase: string): string | undefined {
-  const tokens = tagPhrase(cleanPhrase(phrase));
-  const run: string[] = [];
-  for (const token of tokens) {
-    if (token.pos !== 'PROPN' && !(run.length > 0 && /^(?:of|de|da|do)$/i.test(token.text))) break;
-    run.push(token.text);
-  }
-  return run.length > 0 ? run.join(' ') : undefined;
-}
-
 /** What the speaker says of themselves: where they live, their work, their diet. */
 function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] | null {
   const live = LIVE_IN.exec(text);
   if (live) {
-    const place = leadingName(live[1]!);
+    const place = leadingProperName(live[1]!);
     return place
       ? [{ ...SPEAKER_ENTITY, key: 'home city', value: place, confidence: 0.9, named: false }]
       : [];
@@ -175,14 +165,14 @@ function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] 
     if (isValidValue(title) && words(title).length <= 4) {
       out.push({ ...SPEAKER_ENTITY, key: 'job title', value: title, confidence: 0.9, named: false });
     }
-    const employer = workAs[2] ? leadingName(workAs[2]) : undefined;
+    const employer = workAs[2] ? leadingProperName(workAs[2]) : undefined;
     if (employer)
       out.push({ ...SPEAKER_ENTITY, key: 'employer', value: employer, confidence: 0.9, named: false });
     return out;
   }
   const workAt = WORK_AT.exec(text);
   if (workAt) {
-    const employer = leadingName(workAt[1]!);
+    const employer = leadingProperName(workAt[1]!);
     return employer
       ? [{ ...SPEAKER_ENTITY, key: 'employer', value: employer, confidence: 0.9, named: false }]
       : [];

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rulesExtractor } from './rules-extractor.ts';
+import { factRows, factsAfter } from '../test/extracted-turns.ts';
 
-const extractor = rulesExtractor();
-
-async function read(content: string) {
-  const { facts } = await extractor.extract({
-    messages: [{ id: 'm1', role: 'user', content, at: 0 }],
-    context: [],
-    knownEntities: [],
-  });
-  return facts.map((f) => ({ entity: f.entity, key: f.key, value: f.value, kind: f.kind }));
-}
-
-async function facts(content: string) {
-  return (await read(content)).map((f) => [f.entity, f.key, f.value]);
-}
+const read = (content: string) => factsAfter(content);
+const facts = factRows;
 
 describe('a speaker introducing themselves', () => {
   it('reads past a greeting', async () => {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rulesExtractor } from './rules-extractor.ts';
+import { factRows } from '../test/extracted-turns.ts';
 
-const extractor = rulesExtractor();
-
-async function facts(content: string) {
-  const { facts } = await extractor.extract({
-    messages: [{ id: 'm1', role: 'user', content, at: 0 }],
-    context: [],
-    knownEntities: [],
-  });
-  return facts.map((f) => [f.entity, f.key, f.value]);
-}
+const facts = factRows;
 
 describe('what the speaker says of themselves, phrased in other ways', () => {
   it('reads "I am a <job>" when the last word names a job', async () => {

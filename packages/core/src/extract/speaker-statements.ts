@@ -31,18 +31,18 @@ const speaker = (key: string, value: string, confidence = 0.9): SpeakerFact => (
 });
 
 /** The proper name a phrase opens with: "Vireo in Oslo" → "Vireo", "St Mary's Hospital in Leeds" → "St Mary's Hospital". */
-function leadingProperName(phrase: string): string | undefined {
+export function leadingProperName(phrase: string): string | undefined {
   const run: string[] = [];
   for (const token of tagPhrase(cleanPhrase(phrase))) {
     if (run.length > 0 && /^['’]s$/.test(token.text)) {
       run[run.length - 1] += token.text;
       continue;
     }
-    const inName = run.length > 0 && (/^(?:of|de|&)$/i.test(token.text) || /^\p{Lu}/u.test(token.text));
+    const inName = run.length > 0 && (/^(?:of|de|da|do|&)$/i.test(token.text) || /^\p{Lu}/u.test(token.text));
     if (token.pos !== 'PROPN' && !inName) break;
     run.push(token.text);
   }
-  while (run.length > 0 && /^(?:of|de|&)$|['’]s$/i.test(run.at(-1)!)) run.pop();
+  while (run.length > 0 && /^(?:of|de|da|do|&)$|['’]s$/i.test(run.at(-1)!)) run.pop();
   return run.length > 0 ? run.join(' ') : undefined;
 }
 

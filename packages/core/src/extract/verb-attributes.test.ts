@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rulesExtractor } from './rules-extractor.ts';
+import { factsAfter } from '../test/extracted-turns.ts';
 
-const extractor = rulesExtractor();
-
-async function read(...turns: string[]) {
-  const messages = turns.map((content, i) => ({ id: `m${i}`, role: 'user' as const, content, at: i }));
-  const { facts } = await extractor.extract({
-    messages: messages.slice(-1),
-    context: messages.slice(0, -1),
-    knownEntities: [],
-  });
-  return facts.map((f) => [f.entity, f.key, f.value, f.kind]);
-}
+const read = async (...turns: string[]) =>
+  (await factsAfter(...turns)).map((f) => [f.entity, f.key, f.value, f.kind]);
 
 describe('attributes a verb states', () => {
   it('reads what a vendor charges, keyed by what is priced when the sentence names it', async () => {

@@ -26,3 +26,21 @@ export async function extractedTurns(
   }
   return out;
 }
+
+/** For the extraction tests: the facts of the last turn, the earlier turns given as its context. */
+export async function factsAfter(
+  ...turns: string[]
+): Promise<Array<{ entity: string; key: string; value: unknown; kind: string | undefined }>> {
+  const messages = turns.map((content, i): TurnMessage => ({ id: `m${i}`, role: 'user', content, at: i }));
+  const { facts } = await rulesExtractor().extract({
+    messages: messages.slice(-1),
+    context: messages.slice(0, -1),
+    knownEntities: [],
+  });
+  return facts.map((f) => ({ entity: f.entity, key: f.key, value: f.value, kind: f.kind }));
+}
+
+/** The last turn's facts as `[entity, key, value]` rows. */
+export async function factRows(...turns: string[]): Promise<Array<[string, string, unknown]>> {
+  return (await factsAfter(...turns)).map((f) => [f.entity, f.key, f.value]);
+}
