@@ -35,7 +35,9 @@ export function sentencesOf(text: string): string[] {
   return restateChanges(text)
     .split(/\r?\n+/)
     .flatMap((line) => (line.trim().length > 0 ? readSentences(line) : []))
-    .flatMap((sentence) => sentence.text.split(/;\s+/))
+    .flatMap((sentence) =>
+      sentence.text.split(/;\s+|\s+[—–]\s+(?!(?:and\s+|but\s+)?(?:not|instead|rather)\b)/),
+    )
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0);
 }
@@ -65,7 +67,7 @@ function restateChanges(text: string): string {
 }
 
 const LEAD_INS =
-  /^(?:hi|hello|hey|hiya|hi there|hello there|hey there|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:hi there|hello there|hey there|hi|hello|hey|hiya|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
@@ -77,7 +79,7 @@ const CORRECTION_BARE =
 const REPORTED_SPEECH =
   /^(?:he|she|they|someone|somebody|[\p{Lu}][\p{L}'’-]*)\s+(?:said|says|told me|told us|mentioned|claims?|claimed|thinks?|thought)\s*,?\s*(?:that\s+)?/u;
 const HEDGE_LEAD =
-  /^(?:i think|i believe|i guess|i suppose|i assume|i heard|i feel like|probably|maybe|perhaps|apparently|supposedly|reportedly|presumably|i'?m not sure,? but|not sure,? but|if i recall correctly|if i remember correctly|iirc|afaik)\b\s*[,:]?\s*(?:that\s+)?/i;
+  /^(?:i think|i believe|i guess|i reckon|my guess is|i suppose|i assume|i heard|i feel like|probably|maybe|perhaps|apparently|supposedly|reportedly|presumably|i'?m not sure,? but|not sure,? but|if i recall correctly|if i remember correctly|iirc|afaik)\b\s*[,:]?\s*(?:that\s+)?/i;
 
 const QUESTION_START =
   /^(?:what|who|whom|whose|which|when|where|why|how|is|are|am|was|were|do|does|did|can|could|would|should|will|shall|have|has|had|may|might|isn't|aren't|doesn't|don't|didn't)\b/i;
@@ -86,14 +88,18 @@ const HYPOTHETICAL_START =
 const HYPOTHETICAL_ANYWHERE =
   /\b(?:what if|if|unless|would(?!\s+(?:prefer|rather|like))|could|might|in theory|hypothetically|suppose|supposing|imagine|assuming|in case)\b/i;
 const HEDGES =
-  /\b(?:i think|i believe|i guess|i suppose|i assume|i feel|i heard|i'?m not sure|not sure|probably|maybe|perhaps|possibly|presumably|likely|apparently|supposedly|reportedly|allegedly|seems?|seemed|if i recall|iirc|afaik|rumou?r(?:ed)?|(?:he|she|they|someone|somebody) (?:said|says|told|mentioned|thinks?|claims?)|told me|according to|should be|ought to be|i'?d say|i doubt|which i doubt|a guess|unconfirmed|nobody (?:has )?confirmed|not confirmed)\b/i;
+  /\b(?:i think|i believe|i guess|i reckon|don'?t quote me|ballpark|i suppose|i assume|i feel|i heard|i'?m not sure|not sure|probably|maybe|perhaps|possibly|presumably|likely|apparently|supposedly|reportedly|allegedly|seems?|seemed|if i recall|iirc|afaik|rumou?r(?:ed)?|(?:he|she|they|someone|somebody) (?:said|says|told|mentioned|thinks?|claims?)|told me|according to|should be|ought to be|i'?d say|i doubt|which i doubt|a guess|unconfirmed|nobody (?:has )?confirmed|not confirmed)\b/i;
 const TENTATIVE =
-  /\b(?:plan(?:s|ning)?\s+to|intend(?:s|ing)?\s+to|(?:are|am|is)\s+thinking\s+(?:about|of)|(?:are|am|is)\s+considering|should|ought to|want(?:s)?\s+to|hope\s+to|aim(?:s)?\s+to|propose(?:s|d)?\s+to)\b/i;
+  /\b(?:plan(?:s|ning)?\s+(?:to|on)|intend(?:s|ing)?\s+to|(?:are|am|is)\s+thinking\s+(?:about|of)|(?:are|am|is)\s+considering|should|ought to|want(?:s)?\s+to|hope\s+to|aim(?:s)?\s+to|propose(?:s|d)?\s+to)\b/i;
 /** "may" in lower case only: "May" is also the month. */
 const TENTATIVE_MAY = /\bmay\b/;
 const QUOTED = /["“][^"”]{3,}["”]/;
 const NEGATION =
   /\b(?:not|never|no longer|none|neither|nor|isn'?t|aren'?t|doesn'?t|don'?t|didn'?t|won'?t|wasn'?t|weren'?t|cannot|can'?t|hasn'?t|haven'?t)\b/i;
+/** A reason after the statement: its negation is not the statement's ("…, as half the guests aren't online"). */
+const REASON_TAIL = /(?:,\s*(?:because|since|as|so)|\s+because)\s.*$/i;
+/** "can't run without X" says X is needed: two negations, no negated statement. */
+const CANNOT_WITHOUT = /\b(?:can(?:no|')?t|could(?:n't| not))\s+\p{L}+(?:\s+live)?\s+without\b/iu;
 /** A value may hold a thousands separator: "not $300,000". */
 const NOT_TAIL = /\s*(?:,|—|-)?\s*(?:and\s+|but\s+)?not\s+((?:[^,;]|,(?=\d{3}\b))+?)\s*[.!]*$/i;
 const INSTEAD_TAIL = /\s*,?\s*(?:instead of|rather than)\s+((?:[^,;]|,(?=\d{3}\b))+?)\s*[.!]*$/i;
@@ -227,7 +233,7 @@ export function clausesOf(message: string): Clause[] {
       tentative: TENTATIVE.test(bare) || TENTATIVE_MAY.test(bare),
       quoted: QUOTED.test(original),
       correction,
-      negated: NEGATION.test(factText),
+      negated: NEGATION.test(factText.replace(REASON_TAIL, '').replace(CANNOT_WITHOUT, '')),
     };
     if (replacedValue !== undefined) clause.replacedValue = replacedValue;
     out.push(clause);

@@ -38,7 +38,7 @@ export interface Decision {
 
 const DECIDER = '(?:we|i|the team|our team)';
 const CHOSE =
-  '(?:have\\s+|had\\s+|finally\\s+|eventually\\s+)?(?:chose|chosen|picked|selected|went with|opted for|settled on|decided on|decided to (?:use|go with|pick|choose)|are going with|agreed on)';
+  '(?:have\\s+|had\\s+|finally\\s+|eventually\\s+)?(?:chose|chosen|picked|selected|went with|opted for|settled on|decided on|decided to (?:use|go with|pick|choose)|are going with|agreed on|booked|hired|went for|gone for|gone with|locked in)';
 const DECIDED = new RegExp(`^${DECIDER}\\s+${CHOSE}\\s+(.+)$`, 'i');
 /** "For the design system we went with Tailwind …": the purpose before the decider. */
 const FRONTED = new RegExp(`^for\\s+(.+?),?\\s+${DECIDER}\\s+${CHOSE}\\s+(.+)$`, 'i');
@@ -106,7 +106,13 @@ export function decisionFrom(text: string, known: ReadonlySet<string>): Decision
   const role = modifiers.find((m) => m[1]!.toLowerCase() === 'as');
   purposeRaw ??= (lastFor ?? role)?.[2];
   if (!choice || !purposeRaw) return null;
-  const purpose = nounPhrase(purposeRaw);
+  // "as our photographer": whose role it is does not name it; "for two" is a count, not a purpose.
+  const purpose = nounPhrase(purposeRaw.replace(/^(?:our|my|their)\s+/i, ''));
+  if (
+    purpose &&
+    /^(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\b)/i.test(purpose)
+  )
+    return null;
   if (!purpose || !isValidKey(purpose.replace(/[^\p{L}\p{N}\s'-]/gu, ' '))) return null;
   if (/^(?:to|not|on|with|it)\b/i.test(choice) && !known.has(choice.toLowerCase())) return null;
   const facts: PatternFact[] = [

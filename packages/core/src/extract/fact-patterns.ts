@@ -137,14 +137,15 @@ function copulaParts(text: string): string[] {
 const AND_I = /,?\s+(?:and|but)\s+(?=I\s)|,\s+(?=I\s)/;
 
 const LIVE_IN =
-  /^I\s+(?:live|am living|am based|am located|reside|moved|have moved|relocated|have relocated|am based out of)\s+(?:in|to|out of)?\s*(\p{Lu}.+)$/iu;
+  /^I\s+(?:(?:now\s+|currently\s+|still\s+)?live|am (?:now\s+|currently\s+)?living|have been living|have lived|have been based|am based|am located|reside|moved|have moved|relocated|have relocated|am based out of)\s+(?:in|to|out of)?\s*(\p{Lu}.+)$/iu;
 const WORK_AS = /^I\s+work\s+as\s+(?:an?\s+)?(.+?)(?:\s+(?:at|for)\s+(.+))?$/i;
 const WORK_AT = /^I\s+work\s+(?:at|for)\s+(.+)$/i;
 const DIETS =
-  /^I\s+am\s+(?:a\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|lactose-free|[a-z]+\s+intolerant|kosher|halal)(?=$|,|\s+(?:who|that|but|at the moment|for now|now|these days|nowadays)\b)/i;
+  /^I\s+am\s+(?:a\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|lactose-free|[a-z]+\s+intolerant|kosher|halal|teetotal)(?=$|,|\s+(?:who|that|but|at the moment|for now|now|these days|nowadays)\b)/i;
 /** "I am Elena", "I am Elena, the new office manager": a name the model tags as one, then a role. */
 const I_AM_NAME =
   /^I\s+am\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)(?:,\s+((?:the|your|a|an)\s+)?(.+))?$/u;
+const ROLE_AT = /^(.+?)\s+(?:over\s+)?(?:at|with)\s+(\p{Lu}.*)$/u;
 /** "I am a nurse": one noun after the article is what the speaker does. */
 const I_AM_A = /^I\s+am\s+an?\s+(\p{Ll}+)$/u;
 const MY_PRONOUNS = /^my\s+pronouns\s+are\s+(\p{L}+\/\p{L}+(?:\/\p{L}+)?)$/iu;
@@ -198,11 +199,16 @@ function nameAndRole(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] |
     const asWord = tagPhrase(`I am ${name!.toLowerCase()}`).slice(2);
     if (!asName.every((t) => t.pos === 'PROPN') || asWord.some((t) => t.pos === 'ADJ')) return null;
     const out = [{ ...SPEAKER_ENTITY, key: 'name', value: name!, confidence: 0.9, named: false }];
-    const title = role ? cleanValue(role) : '';
+    // "lead producer over at Pixelforge Games": the role, then where it is held.
+    const held = role ? ROLE_AT.exec(cleanValue(role)) : null;
+    const title = held ? held[1]! : role ? cleanValue(role) : '';
     // With an article any noun phrase is the role ("the new office manager"); without one, a job's words.
     const role_ = article ? tagPhrase(title).at(-1)?.pos === 'NOUN' : isJobTitle(title);
     if (title && words(title).length <= 4 && role_) {
       out.push({ ...SPEAKER_ENTITY, key: 'job title', value: title, confidence: 0.85, named: false });
+      const employer = held ? leadingProperName(held[2]!) : undefined;
+      if (employer)
+        out.push({ ...SPEAKER_ENTITY, key: 'employer', value: employer, confidence: 0.8, named: false });
     }
     return out;
   }
@@ -337,6 +343,8 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     }
     const value = cleanValue(match[2]!);
     if (!isValidValue(value) && !isStatusValue(subject, value)) continue;
+    // "is holding up the sign-off": a verb in progress is something done, not a value.
+    if (/^\p{Ll}+ing$/u.test(words(value)[0] ?? '') && tagPhrase(value)[0]?.pos === 'VERB') continue;
 
     // "<Name> is our account manager" → our account manager = <Name>.
     const role = /^(my|our)\s+(.+)$/i.exec(value);

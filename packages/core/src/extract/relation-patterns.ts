@@ -46,11 +46,11 @@ const PHRASE_END =
   /\s+(?:for|in|on|at|because|since|when|as|so|by|from|with|until|after|before|which|that|who|if|to|via|during|while|and then|but|now|today|anymore|too)\b.*$/i;
 
 const DEPENDS =
-  /^(.+?)\s+(?:depends|depend|is dependent|are dependent|relies|rely|is relying|are relying)\s+on\s+(.+)$/i;
+  /^(.+?)\s+(?:(?:depends|depend|is dependent|are dependent|relies|rely|is relying|are relying)\s+on|(?:can(?:no|')?t|could(?:n't| not)) (?:run|work|function|operate|ship|start|go live)\s+without)\s+(.+)$/i;
 const USES =
   /^(.+?)\s+(?:uses|use|is using|are using|is built on(?: top of)?|are built on(?: top of)?|runs on|run on)\s+(.+)$/i;
 const AFFECTS =
-  /^(.+?)\s+(?:affects|affect|impacts|impact|will affect|will impact|is affecting|are affecting)\s+(.+)$/i;
+  /^(.+?)\s+(?:affects|affect|impacts|impact|will affect|will impact|is affecting|are affecting|is impacting|are impacting|hits|hit|is hitting|are hitting|hurts|is hurting|are hurting)\s+(.+)$/i;
 const BLOCKS =
   /^(.+?)\s+(?:blocks|block|is blocking|are blocking|will block|is holding up|are holding up)\s+(.+)$/i;
 const BLOCKED_BY = /^(.+?)\s+(?:is|are)\s+(?:blocked|held up)\s+by\s+(.+)$/i;
@@ -60,7 +60,8 @@ const REPLACED_WITH =
   /^(?:we|i|the team)\s+(?:have\s+|will\s+|are\s+)?(?:replaced|replacing|replace)\s+(.+?)\s+with\s+(.+)$/i;
 const MIGRATED_FROM =
   /^(?:we|i|the team)\s+(?:have\s+|will\s+|are\s+)?(?:switched|moved|migrated|switching|moving|migrating|switch|move|migrate)\s+(?:.*?\s+)?from\s+(.+?)\s+to\s+(.+)$/i;
-const REPLACES = /^(.+?)\s+(?:replaces|replaced|will replace|is replacing|supersedes|superseded)\s+(.+)$/i;
+const REPLACES =
+  /^(.+?)\s+(?:(?:has|have|had)\s+)?(?:replaces|replaced|will replace|is replacing|supersedes|superseded)\s+(.+)$/i;
 const DECIDED =
   /^(?:we|i|the team)\s+(?:have\s+|had\s+)?(?:decided|agreed)\s+(?:to|that we will|that we'll|we will)\s+(.+)$/i;
 
@@ -185,13 +186,18 @@ function pairs(
   return out;
 }
 
-/** A node a plan can hinge on: a name, a component, a decision, or something memory knows. */
+/** Work a plan is made of: "the controlled-drugs audit", "the CQC sign-off". */
+const WORK_NOUNS =
+  /(?:^|\s)(?:audit|review|approval|sign-off|signoff|inspection|migration|rollout|launch|release|upgrade|certification|assessment|investigation|outage|shortage|shortages|strike|delay|delays|backlog)$/i;
+
+/** A node a plan can hinge on: a name, a component, a decision, a piece of work, or something memory knows. */
 function isWorkItem(node: NodeCandidate, ctx: RelationPatternContext): boolean {
   const tags = tagPhrase(node.name);
   // "Missing the security audit blocks …": an action, not a thing.
-  if (tags[0]?.pos === 'VERB') return false;
+  if (tags[0]?.pos === 'VERB' && /ing$/i.test(tags[0].text)) return false;
   return (
     node.type !== 'entity' ||
+    WORK_NOUNS.test(node.name) ||
     ctx.knownEntities.has(node.name.toLowerCase()) ||
     tags.some((t) => t.pos === 'PROPN')
   );

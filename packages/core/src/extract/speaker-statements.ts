@@ -210,10 +210,13 @@ function documentDates(text: string): SpeakerFact[] | null {
 const NAME_LEAD = /^(?:the name's|the name is|name's|this is)\s+/i;
 const NAME_THEN = /^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)(?:\s+(?:from|here)\b.*)?$/u;
 
-/** "The name's Oliver", "This is Tom from accounts": a name the model tags as one. */
+/** "Aurélie here", "Tom here from accounts": a name said the way one opens a call. */
+const NAME_HERE = /^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)\s+here(?:\s+from\b.*)?$/u;
+
+/** "The name's Oliver", "This is Tom from accounts", "Aurélie here": a name the model tags as one. */
 function nameFacts(text: string): SpeakerFact[] | null {
   const lead = NAME_LEAD.exec(text);
-  const match = lead ? NAME_THEN.exec(text.slice(lead[0].length)) : null;
+  const match = lead ? NAME_THEN.exec(text.slice(lead[0].length)) : NAME_HERE.exec(text);
   if (!match) return null;
   const name = match[1]!;
   const asName = tagPhrase(`I am ${name}`).slice(2);
@@ -273,7 +276,9 @@ const CHOICE_KINDS: Array<[RegExp, string]> = [
 
 /** "email" → "contact", "trains" → "travel": the kind of choice a preference is about. */
 export function choiceTopic(choice: string): string | undefined {
-  const phrase = cleanPhrase(choice).toLowerCase();
+  const phrase = cleanPhrase(choice)
+    .toLowerCase()
+    .replace(/^(?:an?|the)\s+/, '');
   return CHOICE_KINDS.find(([pattern]) => pattern.test(phrase))?.[1];
 }
 
@@ -282,7 +287,7 @@ const CHOOSING_VERB = /^(?:take|have|get|use|book|go by|travel by|go with|sit in
 /** "I prefer to travel by train", "I prefer to fly with KLM": the thing chosen, after the verb. */
 const PREFER_TO =
   /^(I\s+(?:really\s+|much\s+)?(?:prefer|would prefer|'d prefer))\s+to\s+(?:travel|go|get around|commute|fly)\s+(?:by|on|with)\s+/i;
-const RATHER = /^I\s+(?:would|'d)\s+rather\s+(?:have\s+)?(.+?)\s+than\s+(.+)$/i;
+const RATHER = /^I\s+(?:would|'d)\s+(?:much\s+|really\s+|far\s+)?rather\s+(?:have\s+)?(.+?)\s+than\s+(.+)$/i;
 const LIKE_BETTER = /^I\s+(?:like|love|enjoy)\s+(.+?)\s+(?:better than|more than)\s+(.+)$/i;
 
 /** "I'd rather take the train than fly", "I like tea better than coffee" → "I prefer the train over fly". */

@@ -23,9 +23,9 @@ import { isQuantity } from './verb-patterns.ts';
  */
 
 const STATES =
-  'out of service|out of order|out of use|offline|online|down|up and running|closed|open|on hold|paused|delayed|cancelled|canceled|postponed|live|operational|suspended|under maintenance|under repair|under construction|fully booked|sold out|out of stock|in stock|at capacity|active|inactive|overdue|deprecated|decommissioned';
+  'out of service|out of order|out of use|offline|online|down|up and running|closed|open|on hold|paused|delayed|cancelled|canceled|postponed|live|operational|suspended|under maintenance|under repair|under construction|fully booked|sold out|out of stock|in stock|at capacity|active|inactive|overdue|deprecated|decommissioned|off the road|out of action|back online|back up|unavailable|available';
 const STATE = new RegExp(
-  `^(.+?)\\s+(?:is|are)\\s+(?:now\\s+|currently\\s+|still\\s+|temporarily\\s+)?(${STATES})$`,
+  `^(.+?)\\s+(?:is|are)\\s+(?:now\\s+|currently\\s+|still\\s+|temporarily\\s+)?(${STATES})(?:\\s+(?:until|till|for|since|after|while|due to|because)\\s.*)?$`,
   'i',
 );
 const PROGRESS =
@@ -54,7 +54,10 @@ function namedThing(subject: string): string | undefined {
   const tokens = words(thing);
   if (tokens.length === 0 || tokens.length > 5 || isPronoun(tokens[0]!)) return undefined;
   const definite = /^the\s/i.test(subject.trim());
-  return tokens.some((t, i) => (i > 0 || definite) && isCapitalized(t)) ? thing : undefined;
+  if (tokens.some((t, i) => (i > 0 || definite) && isCapitalized(t))) return thing;
+  // "the sequencer in B214": a plain thing named by where it is.
+  const placed = stripDeterminers(subject);
+  return definite && PLACE_AFTER.test(subject) && words(placed).length <= 5 ? placed : undefined;
 }
 
 /** "The mobile app beta": a definite thing of a few plain words. */
@@ -89,7 +92,12 @@ export function stateFacts(text: string): PatternFact[] | null {
   const due = DUE.exec(clause);
   if (due) {
     const value = cleanValue(due[2]!);
-    return isQuantity(value) ? stated(namedThing(due[1]!), 'due date', value) : null;
+    if (!isQuantity(value)) return null;
+    // "Van 12's MOT is due on 18 March": Van 12's MOT due date.
+    const owned = /^(.+?)['’]s\s+(\p{Ll}[\p{L}\s-]*|\p{Lu}{2,})$/u.exec(stripDeterminers(due[1]!));
+    const owner = owned ? namedThing(owned[1]!) : undefined;
+    if (owner) return stated(owner, `${owned![2]!.toLowerCase()} due date`, value);
+    return stated(namedThing(due[1]!), 'due date', value);
   }
   return null;
 }

@@ -198,6 +198,11 @@ export function parseSubject(
   const mine = /^my\s+(.+)$/i.exec(subject);
   if (mine) return keyed(SPEAKER_ENTITY, withPartyFirst(mine[1]!), 0.9);
   const ours = /^our\s+(.+)$/i.exec(subject);
+  // "Our Hackney route", "our Berlin warehouse cutoff": a thing we have by its name is that thing.
+  if (ours && /^\p{Lu}/u.test(ours[1]!) && !isAcronym(words(ours[1]!)[0]!)) {
+    const thing = parseSubject(`the ${ours[1]!}`, { ...options, atSentenceStart: false });
+    if (thing?.named) return thing;
+  }
   if (ours) {
     // "our contact at Brightline", "our discount with Acme": what we have with a named party is its.
     const party = /^(.+?)\s+(?:with|at)\s+(.+)$/i.exec(ours[1]!);
@@ -206,7 +211,7 @@ export function parseSubject(
   }
 
   if (possessive) {
-    const owner = properOwner(possessive[1]!, known);
+    const owner = properOwner(possessive[1]!, known) ?? thingOwner(possessive[1]!);
     return owner ? named(owner, possessive[2]!, 0.9) : null;
   }
 
@@ -271,6 +276,15 @@ export function parseSubject(
   return null;
 }
 
+/** "the zebrafish project's PI": a thing named by its kind owns what it has ("project", "warehouse"). */
+function thingOwner(phrase: string): { entityType: string; entity: string } | null {
+  if (!/^the\s/i.test(phrase)) return null;
+  const thing = stripDeterminers(phrase);
+  const tokens = words(thing);
+  if (tokens.length < 2 || tokens.length > 4 || !isThingNoun(tokens.at(-1)!)) return null;
+  return tokens.every((t) => /^[\p{Ll}\p{N}-]+$/u.test(t)) ? { entityType: 'entity', entity: thing } : null;
+}
+
 /** "my loyalty number with Iberia" → "Iberia loyalty number": the company a personal account is held with names its kind. */
 function withPartyFirst(attribute: string): string {
   const held =
@@ -280,8 +294,14 @@ function withPartyFirst(attribute: string): string {
   return held ? `${held[2]!} ${held[1]!}` : attribute;
 }
 
+/** "car's registration" → "car registration": a possessive inside an attribute's name is not part of it. */
+const attributeName = (raw: string) =>
+  cleanPhrase(raw)
+    .toLowerCase()
+    .replace(/(?<=\p{L})['’]s(?=\s)/gu, '');
+
 function keyed(entity: { entityType: string; entity: string }, rawKey: string, confidence: number) {
-  const key = cleanPhrase(rawKey).toLowerCase();
+  const key = attributeName(rawKey);
   if (!isValidKey(key)) return null;
   return { entityType: entity.entityType, entity: entity.entity, key, named: false, confidence };
 }
@@ -291,7 +311,7 @@ function named(
   rawKey: string,
   confidence: number,
 ): SubjectParse | null {
-  const key = cleanPhrase(rawKey).toLowerCase();
+  const key = attributeName(rawKey);
   if (!isValidKey(key)) return null;
   return { entityType: owner.entityType, entity: owner.entity, key, named: true, confidence };
 }

@@ -20,7 +20,7 @@ const VALUE_TAIL =
 
 /** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */
 const TRAILING_CLAUSE =
-  /,\s+(?:(?:including|included|includes|incl\.?|excluding|excluded|excludes|excl\.?|except|plus|with|without|which|who|that|as|so|but|although|though|unless|because|since|when|while|whereas|effective|starting|beginning|from|until|if|or|e\.g\.|i\.e\.)(?=\s|$)|\p{L}{3,}(?:ing|ed)\b|[^,]*\b(?:included|excluded|aside|apart|inclusive|exclusive|incl\.?|excl\.?)$)/iu;
+  /,\s+(?:(?:including|included|includes|incl\.?|excluding|excluded|excludes|excl\.?|except|plus|with|without|which|who|that|as|so|but|although|though|unless|because|since|when|while|whereas|effective|starting|beginning|from|until|if|or|for|they|it|we|he|she|e\.g\.|i\.e\.)(?=\s|$)|\p{L}{3,}(?:ing|ed)\b|[^,]*\b(?:included|excluded|aside|apart|inclusive|exclusive|incl\.?|excl\.?)$)/iu;
 
 /** Tails that change what an amount means: kept ("$4,200, excluding VAT"). */
 const AMOUNT_QUALIFIER =

@@ -74,7 +74,7 @@ const ADVERB_BEFORE_VERB =
 const ACTIVE =
   /^(.+?)\s+(\p{Ll}+(?:s|es))\s+(?:(at|on|in|from|within|until|before|after|by|for|around)\s+)?(.+)$/u;
 const PASSIVE =
-  /^(.+?)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+|still\s+|currently\s+)?(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
+  /^(.+?)\s+(?:is|are|was|were|has been|have been|gets?|got)\s+(?:now\s+|still\s+|currently\s+)?(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
 const HAS =
   /^(.+?)\s+(?:has|have)\s+((?:about|around|over|under|nearly|almost|roughly)\s+)?(\d[\d,.]*)\s+(.+)$/i;
 
@@ -142,7 +142,8 @@ function owner(
   subject: string,
   known: ReadonlySet<string>,
 ): { entityType: string; entity: string; key?: string; named: boolean } | undefined {
-  const phrase = cleanPhrase(subject);
+  // "Our Hackney route" is the Hackney route.
+  const phrase = cleanPhrase(subject).replace(/^our\s+(?=\p{Lu})/iu, 'the ');
   const first = words(phrase)[0];
   if (!first || isPronoun(first)) return undefined;
   const parsed = parseSubject(phrase, { knownEntities: known, atSentenceStart: true, value: '1' });
@@ -175,6 +176,45 @@ function fact(
   const key = (who.key ? `${who.key} ${verbKey}` : verbKey).toLowerCase();
   if (!isValidKey(key)) return [];
   return [{ entityType: who.entityType, entity: who.entity, key, value, confidence: 0.8, named: who.named }];
+}
+
+/** After a plural noun the first reading took for the verb: its verb, a preposition, the value. */
+const VERB_AFTER_PLURAL =
+  /^(\p{Ll}+)\s+(?:(at|on|in|from|within|until|before|after|by|for|around)\s+)?(.+)$/u;
+
+/** The noun of a verb in either number: "costs" and "cost" are the price. */
+function nounOfVerb(nouns: Record<string, string>, verb: string): string | undefined {
+  const word = verb.toLowerCase();
+  return nouns[word] ?? (/s$/.test(word) ? undefined : (nouns[`${word}s`] ?? nouns[`${word}es`]));
+}
+
+interface ActiveReading {
+  subject: string;
+  verb: string;
+  preposition: string | undefined;
+  said: string;
+}
+
+/** The active reading; a plural noun the first reading took for the verb belongs to the subject. */
+function activeVerb(text: string): ActiveReading | null {
+  const first = ACTIVE.exec(text);
+  if (!first) return null;
+  const [, subject, verb, preposition, said] = first as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string,
+  ];
+  const reading = { subject, verb, preposition, said };
+  if (VERB_NOUNS[verb.toLowerCase()]) return reading;
+  const tokens = readText(text).tokens;
+  const at = tokens.findIndex((t, i) => i > 0 && t.text === verb);
+  if (tokens[at]?.pos !== 'NOUN' || tokens[at + 1]?.pos !== 'VERB') return reading;
+  // "The Atlas certificates | expire on …": the noun joins the subject, the word after it is the verb.
+  const after = VERB_AFTER_PLURAL.exec(preposition ? `${preposition} ${said}` : said);
+  if (!after) return reading;
+  return { subject: `${subject} ${verb}`, verb: after[1]!, preposition: after[2], said: after[3]! };
 }
 
 /** The attribute a verb states, or null when the clause is not of that shape. */
@@ -227,16 +267,16 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
     const key = PEOPLE.test(noun) ? 'headcount' : noun;
     return fact({ ...who, key: undefined }, key, `${approx ?? ''}${count} ${noun}`);
   }
-  const active = ACTIVE.exec(text.replace(ADVERB_BEFORE_VERB, ' '));
+  const active = activeVerb(text.replace(ADVERB_BEFORE_VERB, ' '));
   if (!active) return null;
-  const [, subject, verb, preposition, said] = active;
+  const { subject, verb, preposition, said } = active;
   // "bills us monthly": who the verb is done to is not part of the value.
-  const rest = said!.replace(/^(?:us|me|them|you|him|her)\s+(?=\S)/i, '');
+  const rest = said.replace(/^(?:us|me|them|you|him|her)\s+(?=\S)/i, '');
   // "renews its licence every 12 months": the thing of its own is the attribute.
   const own = /^(?:its|their)\s+(\p{Ll}+(?:\s+\p{Ll}+)??)\s+(.+)$/u.exec(rest);
   if (own && preposition === undefined && isNounPhrase(own[1]!) && isQuantity(cleanValue(own[2]!))) {
-    const who = owner(subject!, known);
-    const what = OWN_VERB_NOUNS[verb!.toLowerCase()] ?? verb!.toLowerCase();
+    const who = owner(subject, known);
+    const what = nounOfVerb(OWN_VERB_NOUNS, verb) ?? verb.toLowerCase();
     return who ? fact({ ...who, key: undefined }, `${own[1]} ${what}`, cleanValue(own[2]!)) : null;
   }
   // "includes 10 GB of storage": the counted thing is the attribute.
@@ -246,16 +286,16 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   // The word must read as a verb in its sentence, or as a plural-looking noun followed by a
   // preposition: the model reads "… support contract renews on …" as a noun phrase.
   const tagged = readText(text).tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
-  const noun = VERB_NOUNS[verb!.toLowerCase()];
+  const noun = nounOfVerb(VERB_NOUNS, verb);
   // Before an amount, or before whom it is done to ("bills us monthly"), it is the verb.
   const amountAfterNoun = noun !== undefined && (OPENS_WITH_AMOUNT.test(value) || rest !== said);
   if (tagged !== 'VERB' && !(tagged === 'NOUN' && (preposition !== undefined || amountAfterNoun)))
     return null;
   if (!isQuantity(value)) return null;
-  const who = owner(subject!, known);
+  const who = owner(subject, known);
   if (!who) return null;
   if (counted) return fact({ ...who, key: undefined }, counted[2]!, counted[1]!);
-  if (/^(?:has|employs)$/.test(verb!) && PEOPLE.test(value.replace(/^[\d,.]+\s+/, ''))) {
+  if (/^(?:has|employs)$/.test(verb) && PEOPLE.test(value.replace(/^[\d,.]+\s+/, ''))) {
     return fact({ ...who, key: undefined }, 'headcount', value);
   }
   // "handles 3,000 parcels a day", "processes 3,000 parcels per day": what is counted per period,
@@ -268,7 +308,7 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
     noun === 'price' ? /^(.+?\s+per\s+\p{L}+)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(value) : null;
   if (priced) return fact({ ...who, key: undefined }, `${priced[2]} price`, priced[1]!);
   const keyed =
-    noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb!);
+    noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb);
   return fact(who, keyed, value);
 }
 

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { factRows } from '../test/extracted-turns.ts';
+import { rulesExtractor } from './rules-extractor.ts';
+
+const facts = factRows;
+
+async function edges(content: string) {
+  const { relations } = await rulesExtractor().extract({
+    messages: [{ id: 'm1', role: 'user', content, at: 0 }],
+    context: [],
+    knownEntities: [],
+  });
+  return relations.map((r) => [r.from.name, r.relation, r.to.name]);
+}
+
+describe('the speaker, said the way people open a chat', () => {
+  it('reads "<Name> here" as a name, and nothing from "here" alone', async () => {
+    expect(await facts('Maya here from finance.')).toEqual([['speaker', 'name', 'Maya']]);
+    expect(await facts('Hey there, Maya here.')).toEqual([['speaker', 'name', 'Maya']]);
+    expect(await facts('Nobody here.')).toEqual([]);
+  });
+
+  it('reads where the speaker has been living, and a role held "over at" a company', async () => {
+    expect(await facts("I've been living in Utrecht since 2020.")).toEqual([
+      ['speaker', 'home city', 'Utrecht'],
+    ]);
+    expect(await facts("I'm Maya, senior buyer over at Fenwick Foods.")).toEqual([
+      ['speaker', 'name', 'Maya'],
+      ['speaker', 'job title', 'senior buyer'],
+      ['speaker', 'employer', 'Fenwick Foods'],
+    ]);
+  });
+
+  it('reads "I\'d much rather X than Y" as a preference keyed by the kind of X', async () => {
+    expect(await facts("I'd much rather get a call than an email.")).toEqual([
+      ['speaker', 'contact preference', 'a call'],
+    ]);
+  });
+
+  it('keys an attribute of a thing the speaker owns without the possessive, and drops a purpose after the value', async () => {
+    expect(await facts("My bike's frame number is WTU-5521, for the insurance.")).toEqual([
+      ['speaker', 'bike frame number', 'WTU-5521'],
+    ]);
+  });
+});
+
+describe('named things, in more of the ways they are named', () => {
+  it('reads "our <Name> <thing>" as that thing, not as ours', async () => {
+    expect(await facts('Our Leeds depot is managed by Tariq Khan.')).toEqual([
+      ['Leeds depot', 'manager', 'Tariq Khan'],
+    ]);
+    expect(await facts('Our Leeds depot cutoff is 5 pm.')).toEqual([['Leeds depot', 'cutoff', '5 pm']]);
+    expect(await facts('Our budget is $5,000.')).toEqual([['we', 'budget', '$5,000']]);
+  });
+
+  it('lets "the <words> project" own what it has', async () => {
+    expect(await facts("The onboarding project's sponsor is Grace Lee.")).toEqual([
+      ['onboarding project', 'sponsor', 'Grace Lee'],
+    ]);
+  });
+
+  it('reads the verb of a plural subject', async () => {
+    expect(await facts('The Atlas certificates expire on 30 June.')).toEqual([
+      ['Atlas', 'certificates expire', '30 June'],
+    ]);
+    expect(await facts('The drivers love the new route.')).toEqual([]);
+  });
+
+  it('reads a state with a time or cause after it, and a due date of what a thing has', async () => {
+    expect(await facts('Press 4 is out of action until Monday.')).toEqual([
+      ['Press 4', 'status', 'out of action'],
+    ]);
+    expect(await facts('The scanner in Lab C is offline for repairs.')).toEqual([
+      ['scanner in Lab C', 'status', 'offline'],
+    ]);
+    expect(await facts("Truck 9's insurance is due on 1 October.")).toEqual([
+      ['Truck 9', 'insurance due date', '1 October'],
+    ]);
+  });
+
+  it('reads no value from a verb in progress', async () => {
+    expect(await facts('The Falcon team is working on the API.')).toEqual([]);
+    expect(await facts('The lorry is blocking the entrance.')).toEqual([]);
+  });
+});
+
+describe('relations and decisions in everyday words', () => {
+  it('reads "cannot run without", "is hitting", "is holding up" and "have replaced"', async () => {
+    expect(await edges("The billing job can't run without the ledger service.")).toEqual([
+      ['billing job', 'depends_on', 'ledger service'],
+    ]);
+    expect(await edges('Driver shortages are hitting the Leeds depot.')).toEqual([
+      ['Driver shortages', 'affects', 'Leeds depot'],
+    ]);
+    expect(await edges('The security review is holding up the Falcon release.')).toEqual([
+      ['security review', 'blocks', 'Falcon release'],
+    ]);
+    expect(await edges('The new kiosks have replaced the paper forms.')).toEqual([
+      ['new kiosks', 'replaces', 'paper forms'],
+    ]);
+    expect(await edges("The billing job can't run today.")).toEqual([]);
+  });
+
+  it('reads a booking or a hire as a decision, and a negation inside its reason does not negate it', async () => {
+    expect(await facts('We booked the Grand Hall for the awards night since it has parking.')).toEqual([
+      ['awards night', 'decision', 'Grand Hall'],
+      ['awards night', 'decision reason', 'it has parking'],
+    ]);
+    expect(
+      await facts("We picked Kestrel as our courier because the others don't deliver on Sundays."),
+    ).toEqual([
+      ['courier', 'decision', 'Kestrel'],
+      ['courier', 'decision reason', "the others don't deliver on Sundays"],
+    ]);
+    expect(await facts('We booked a room for three.')).toEqual([]);
+  });
+});
