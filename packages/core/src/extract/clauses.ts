@@ -67,17 +67,20 @@ function restateChanges(text: string): string {
 }
 
 const LEAD_INS =
-  /^(?:hi there|hello there|hey there|hi|hello|hey|hiya|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:hi there|hello there|hey there|hi|hello|hey|hiya|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|good news|bad news|great news|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
-  /^(?:no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself|update|updated|change of plan|change of plans)\s*[,:;!.\-—]+\s*/i;
+  /^(?:no wait|wait no|oh wait|hang on|hold on|i was wrong|i misread(?: it)?|i misspoke|final answer|small correction|quick correction|no|nope|not quite|wrong|incorrect|sorry|oops|wait|scratch that|my mistake|my bad|let me correct that|to correct myself|update|updated|change of plan|change of plans)\s*[,:;!.\-—]+\s*/i;
 const CORRECTION_BARE =
   /^(?:actually|correction|correcting myself|i meant|i mean|rather|(?:i(?:'ve| have)?\s+)?changed my mind(?:\s+again)?)\b\s*[,:;\-—]*\s*/i;
 
 /** Hedges that open a sentence: removed before parsing, remembered as `hedged`. */
 const REPORTED_SPEECH =
   /^(?:he|she|they|someone|somebody|[\p{Lu}][\p{L}'’-]*)\s+(?:said|says|told me|told us|mentioned|claims?|claimed|thinks?|thought)\s*,?\s*(?:that\s+)?/u;
+/** "the council confirmed …", "Acme has announced that …": a source vouching for the statement after it. */
+const CONFIRMED_LEAD =
+  /^(?:the\s+)?(?:\p{L}+\s+){0,2}?\p{L}+\s+(?:has\s+|have\s+)?(?:confirmed|announced|verified)\s+(?:that\s+)?(?=(?:[^\s]+\s+){1,6}?(?:is|are|was|were|will be)\s)/u;
 const HEDGE_LEAD =
   /^(?:i think|i believe|i guess|i reckon|my guess is|i suppose|i assume|i heard|i feel like|probably|maybe|perhaps|apparently|supposedly|reportedly|presumably|i'?m not sure,? but|not sure,? but|if i recall correctly|if i remember correctly|iirc|afaik)\b\s*[,:]?\s*(?:that\s+)?/i;
 
@@ -114,6 +117,8 @@ const CHANGE_MARKER =
 /** A statement before ", not X": a copula, "to", or any verb ("requires a 10% deposit, not 15%"). */
 function statesValue(text: string): boolean {
   if (/\b(?:is|are|be|to|has|have)\b/i.test(text)) return true;
+  // "Kwame chairs the jury": a word in -s before a determiner is a verb, whatever the model says.
+  if (/\s\p{Ll}+s\s+(?:the|a|an|our|my|their)\s/u.test(text)) return true;
   return tagPhrase(text).some((t) => t.pos === 'VERB');
 }
 
@@ -207,7 +212,11 @@ export function clausesOf(message: string): Clause[] {
       stripped.correction || carryCorrection || INNER_CORRECTION.test(bare) || CHANGE_MARKER.test(bare);
     carryCorrection = false;
     const reported = REPORTED_SPEECH.test(bare);
-    const unhedged = bare.replace(/\s+/g, ' ').replace(HEDGE_LEAD, '').replace(REPORTED_SPEECH, '');
+    const unhedged = bare
+      .replace(/\s+/g, ' ')
+      .replace(HEDGE_LEAD, '')
+      .replace(REPORTED_SPEECH, '')
+      .replace(CONFIRMED_LEAD, '');
     const text = expandContractions(unhedged).replace(/\b(is|are)\s+actually\b/i, '$1');
     let factText = text;
     let replacedValue: string | undefined;

@@ -67,7 +67,7 @@ export interface FactPatternContext {
 }
 
 const COPULA =
-  /^(.+?)\s+(?:is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|slipped to|has slipped to|changes to|will change to|fell to|has fallen to|climbed to|has climbed to|jumped to|has jumped to|grew to|has grown to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought|doubled|halved|tripled|trimmed|hiked|postponed|delayed|switched)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
+  /^(.+?)\s+(?:(?:is|are)\s+(?:now\s+)?(?:up|down)\s+to(?=\s+[$€£¥]?\d)|is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|slipped to|has slipped to|changes to|will change to|fell to|has fallen to|climbed to|has climbed to|jumped to|has jumped to|grew to|has grown to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought|doubled|halved|tripled|trimmed|hiked|postponed|delayed|switched)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
 const PARTICIPLE_VALUE =
   /\s(?:is|are)\s+(?:\p{Ll}+(?:ed|en)|kept|set|held|run)\s+(?:until|till|from|at|on|by|every|within)\s/u;
 const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
@@ -275,7 +275,60 @@ function doingInstead(text: string): string {
   return `${match[1]} ${verb} ${match[3]}`;
 }
 
+/** "Helen Ashby replaces Sipho Dlamini as our grant officer": the role is the newcomer's. */
+const REPLACES_AS =
+  /^(.+?)\s+(?:replaces|replaced|is replacing|has replaced|will replace|takes over from|took over from|has taken over from)\s+.+?\s+as\s+((?:the|our|my|their)\s+.+)$/i;
+/** Verbs a person does a thing with, as the participle a passive would use: "Kwame chairs the jury". */
+const ROLE_VERBS: Record<string, string> = {
+  chairs: 'chaired',
+  chairing: 'chaired',
+  leads: 'led',
+  leading: 'led',
+  manages: 'managed',
+  managing: 'managed',
+  owns: 'owned',
+  runs: 'run',
+  running: 'run',
+  covers: 'covered',
+  covering: 'covered',
+  coordinates: 'coordinated',
+  coordinating: 'coordinated',
+  organises: 'organised',
+  organizes: 'organized',
+  organising: 'organised',
+  organizing: 'organized',
+  maintains: 'maintained',
+  hosts: 'hosted',
+  hosting: 'hosted',
+  oversees: 'overseen',
+  overseeing: 'overseen',
+  supervises: 'supervised',
+  coaches: 'coached',
+  coaching: 'coached',
+};
+const PERSON_DOES =
+  /^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2})\s+(?:now\s+|also\s+)?(?:is\s+(?:now\s+)?)?(\p{Ll}+)\s+(the\s+.+)$/u;
+
+/** "Kwame Asante chairs the shorts jury" → "the shorts jury is chaired by Kwame Asante", read as that. */
+function personFirst(written: string): string {
+  // "it is Tegan Lloyd who chairs the board": the cleft says "Tegan Lloyd chairs the board".
+  const text = written.replace(
+    /^it\s+is\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2})\s+who\s+/u,
+    '$1 ',
+  );
+  const replaced = REPLACES_AS.exec(text);
+  if (replaced) return `${replaced[2]} is ${replaced[1]}`;
+  const does = PERSON_DOES.exec(text.replace(/[.!]+$/, ''));
+  const participle = does ? ROLE_VERBS[does[2]!.toLowerCase()] : undefined;
+  if (!does || !participle) return text;
+  const person = tagPhrase(does[1]!);
+  if (!person.every((t) => t.pos === 'PROPN')) return text;
+  const thing = does[3]!.replace(/\s+(?:now|again|from\s+\p{Lu}\p{Ll}+|instead)$/u, '');
+  return `${thing} is ${participle} by ${does[1]}`;
+}
+
 function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandidate, 'kind' | 'evidence'>[] {
+  text = personFirst(text);
   const fromTo = FROM_TO.exec(text);
   if (fromTo) text = `${fromTo[1]!.replace(/\s(?:went|gone)$/i, ' changed')} to ${fromTo[2]!}`;
   text = doingInstead(text);

@@ -115,3 +115,46 @@ describe('relations and decisions in everyday words', () => {
     expect(await facts('We booked a room for three.')).toEqual([]);
   });
 });
+
+describe('changes and roles, said the way people report them', () => {
+  it('reads what was done to a thing as its state', async () => {
+    expect(await facts('The Harbor permit has been submitted.')).toEqual([
+      ['Harbor permit', 'status', 'submitted'],
+    ]);
+    expect(await facts('Good news, the Harbor permit got approved!')).toEqual([
+      ['Harbor permit', 'status', 'approved'],
+    ]);
+  });
+
+  it('reads "is up to N" as the value, and cuts a reason after it', async () => {
+    expect(await facts('Signups for Brightfest are up to 2,400 now that the line-up is out.')).toEqual([
+      ['Brightfest', 'signups', '2,400'],
+    ]);
+    expect(await facts('A coffee at Brew Lab is £3 because oat milk costs extra.')).toEqual([
+      ['Brew Lab', 'coffee', '£3'],
+    ]);
+    expect(await facts('It is up to you.')).toEqual([]);
+  });
+
+  it('reads what a source confirmed as stated, and nothing from confirming alone', async () => {
+    expect(await facts('Update: the auditors confirmed that the Kestrel invoice is $4,200.')).toEqual([
+      ['Kestrel', 'invoice', '$4,200'],
+    ]);
+    expect(await facts('We confirmed the booking.')).toEqual([]);
+  });
+
+  it('reads who holds a role when the person comes first', async () => {
+    expect(
+      await facts('Going forward, Omar Haddad replaces Lea Roth as our account manager at Vireo.'),
+    ).toEqual([['Vireo', 'account manager', 'Omar Haddad']]);
+    expect(await facts('Nadia Petrova chairs the finance committee.')).toEqual([
+      ['finance committee', 'chaired by', 'Nadia Petrova'],
+    ]);
+    expect(await facts("No wait, it's Tom Berg who chairs the finance committee, not Nadia.")).toEqual([
+      ['finance committee', 'chaired by', 'Tom Berg'],
+    ]);
+    expect(await facts('Hang on, the Brightfest budget is £9,000.')).toEqual([
+      ['Brightfest', 'budget', '£9,000'],
+    ]);
+  });
+});

@@ -23,7 +23,7 @@ import { isQuantity } from './verb-patterns.ts';
  */
 
 const STATES =
-  'out of service|out of order|out of use|offline|online|down|up and running|closed|open|on hold|paused|delayed|cancelled|canceled|postponed|live|operational|suspended|under maintenance|under repair|under construction|fully booked|sold out|out of stock|in stock|at capacity|active|inactive|overdue|deprecated|decommissioned|off the road|out of action|back online|back up|unavailable|available';
+  'out of service|out of order|out of use|offline|online|down|up and running|closed|open|on hold|paused|delayed|cancelled|canceled|postponed|live|operational|suspended|under maintenance|under repair|under construction|fully booked|sold out|out of stock|in stock|at capacity|active|inactive|overdue|deprecated|decommissioned|off the road|out of action|back online|back up|unavailable|available|under review|in review|in progress|on track|at risk|out for consultation|out for tender';
 const STATE = new RegExp(
   `^(.+?)\\s+(?:is|are)\\s+(?:now\\s+|currently\\s+|still\\s+|temporarily\\s+)?(${STATES})(?:\\s+(?:until|till|for|since|after|while|due to|because)\\s.*)?$`,
   'i',
@@ -31,6 +31,9 @@ const STATE = new RegExp(
 const PROGRESS =
   /^(.+?)\s+(?:is|are)\s+(?:now\s+|about\s+|roughly\s+|around\s+)?(\d+(?:\.\d+)?\s?(?:%|percent)\s+(?:complete|completed|done|finished))$/i;
 const DUE = /^(.+?)\s+(?:is|are)\s+due\s+(?:on|by|in)\s+(.+)$/i;
+/** What was done to a thing, as its state: "the application got approved", "… has been submitted". */
+const DONE =
+  /^(.+?)\s+(?:was|were|got|has been|have been|is|are)\s+(?:now\s+|just\s+|finally\s+|officially\s+)?(approved|rejected|submitted|signed|signed off|completed|launched|shipped|delivered|accepted|declined|withdrawn|granted|refused|published|confirmed)(?:\s+(?:yesterday|today|this\s+\p{Ll}+|last\s+\p{Ll}+))?$/iu;
 /** What a customer is signed up to: "on the enterprise plan", "moved to the business plan". */
 const TERMS = 'plan|tier|package|subscription|licence|license|edition|contract';
 const ON_TERMS = new RegExp(
@@ -89,6 +92,8 @@ export function stateFacts(text: string): PatternFact[] | null {
     return stated(namedThing(renewed[1]!), renewed[2]!, cleanValue(renewed[3]!));
   const state = STATE.exec(clause);
   if (state) return stated(namedThing(state[1]!), 'status', state[2]!.toLowerCase());
+  const done = DONE.exec(clause);
+  if (done) return stated(namedThing(done[1]!) ?? definiteThing(done[1]!), 'status', done[2]!.toLowerCase());
   const due = DUE.exec(clause);
   if (due) {
     const value = cleanValue(due[2]!);

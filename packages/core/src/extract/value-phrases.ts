@@ -35,8 +35,11 @@ export function withoutTrailingClause(raw: string): string {
   return raw.slice(0, match.index);
 }
 
+/** A reason after a value, without a comma: "£9 because avocados got pricier", "1,380 now that early-bird has closed". */
+const REASON_TAIL = /\s+(?:because|now that|so that)\s.*$/i;
+
 export function cleanValue(raw: string): string {
-  let value = cleanPhrase(withoutTrailingClause(cleanPhrase(raw)));
+  let value = cleanPhrase(withoutTrailingClause(cleanPhrase(raw)).replace(REASON_TAIL, ''));
   for (let i = 0; i < 3; i++) value = value.replace(VALUE_LEAD, '').replace(VALUE_TAIL, '').trim();
   value = value.replace(RANGE_FROM, '');
   if (/^(?:[$€£¥]\s?)?\d/.test(value)) value = value.replace(CAUSE_TAIL, '');

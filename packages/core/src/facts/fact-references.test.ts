@@ -4,7 +4,7 @@ import { createMemory } from '../memory/create-memory.ts';
 import type { Scope } from '../scope/scope.ts';
 import { memoryStore } from '../store/memory/memory-store.ts';
 import { manualClock } from '../test/index.ts';
-import { keysMatch } from './fact-references.ts';
+import { keysMatch, sameSlot } from './fact-references.ts';
 
 const maria: Scope = { orgId: 'acme', userId: 'maria' };
 const session = (threadId: string): Scope => ({ ...maria, threadId });
@@ -41,6 +41,43 @@ describe('keysMatch: one key ends with the other, word for word', () => {
   ];
   it.each(cases)('%s ↔ %s: %s', (stated, stored, expected) => {
     expect(keysMatch(stated, stored)).toBe(expected);
+  });
+});
+
+describe('sameSlot: a correction names a stored slot with its words split another way', () => {
+  const stored = (entityId: string, key: string) => ({ entityType: 'entity', entityId, key });
+  const cases: Array<[string, string, string, string, boolean]> = [
+    ['shorts jury', 'chaired by', 'northlight', 'shorts jury chaired by', true],
+    ['northlight', 'shorts jury chaired by', 'shorts jury', 'chaired by', true],
+    ['northlight', 'opening night', 'northlight film festival', 'opening night', true],
+    ['board', 'chaired by', 'co-op board', 'chaired by', true],
+    // Ending the same way as a key is not enough: the shorter must reach into the owner's name.
+    ['jury', 'chaired by', 'northlight', 'shorts jury chaired by', true],
+    ['acme', 'chaired by', 'northlight', 'shorts jury chaired by', false],
+    ['globex', 'opening night', 'northlight film festival', 'opening night', false],
+    ['northlight', 'opening night', 'northlight', 'opening night', false],
+    ['', 'budget', 'orion', 'budget', false],
+  ];
+  it.each(cases)('%s · %s ↔ %s · %s: %s', (entityId, key, storedEntity, storedKey, expected) => {
+    expect(sameSlot({ entityId, key }, stored(storedEntity, storedKey))).toBe(expected);
+  });
+
+  it("lets a correction that shortens the owner's name supersede the fact, keeping its history", async () => {
+    const { memory, clock } = setup();
+    await memory.observe(session('s1'), {
+      role: 'user',
+      content: 'The Harbour Arts Festival opening night is on 9 May.',
+    });
+    clock.advanceDays(1);
+    await memory.observe(session('s1'), {
+      role: 'user',
+      content: 'Correction: the Harbour opening night is on 16 May.',
+    });
+    const history = await memory.facts.history(maria, {
+      entity: 'Harbour Arts Festival',
+      key: 'opening night',
+    });
+    expect(history.map((f) => f.value)).toEqual(['9 May', '16 May']);
   });
 });
 

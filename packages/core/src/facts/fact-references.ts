@@ -86,13 +86,41 @@ export async function resolveFactReference(
     const own = await findAllFacts(tx, { scope, accessLevel, entityId: owner.entityId, status: CURRENT });
     const typed = owner.entityType ? own.filter((f) => f.entityType === owner.entityType) : [];
     const found = byKey(typed.length > 0 ? typed : own, key);
-    if (found.kind !== 'none' || !args.anyOwner) return found;
+    if (found.kind !== 'none') return found;
+    const all = await findAllFacts(tx, { scope, accessLevel, status: CURRENT });
+    const slot = pick(all.filter((f) => sameSlot({ entityId: owner.entityId, key }, f)));
+    if (slot.kind !== 'none' || !args.anyOwner) return slot;
   }
   const holders = await findAllFacts(tx, { scope, accessLevel, key, status: CURRENT });
   const exact = pick(holders);
   if (exact.kind !== 'none') return exact;
   const all = await findAllFacts(tx, { scope, accessLevel, status: CURRENT });
   return pick(all.filter((f) => keysMatch(key, f.key)));
+}
+
+/**
+ * True when a correction names a stored fact's slot with its words split another way, or its
+ * owner's name shortened: "shorts jury · chaired by" is "Northlight · shorts jury chaired by" (one
+ * ends with the other, word for word, reaching into the owner's name), and "Northlight · opening
+ * night" is "Northlight Film Festival · opening night", "board · chair" is "co-op board · chair" (same
+ * key, one name opens or ends the other).
+ */
+export function sameSlot(stated: { entityId: string; key: string }, stored: FactIdentity): boolean {
+  if (stated.entityId === stored.entityId || stated.entityId === '' || stored.entityId === '') return false;
+  const nameA = keyWords(stated.entityId);
+  const nameB = keyWords(stored.entityId);
+  if (stated.key === stored.key) {
+    const [short, long] = nameA.length <= nameB.length ? [nameA, nameB] : [nameB, nameA];
+    const opens = short.every((word, i) => word === long[i]);
+    return opens || short.every((word, i) => word === long[long.length - short.length + i]);
+  }
+  const a = [...nameA, ...keyWords(stated.key)];
+  const b = [...nameB, ...keyWords(stored.key)];
+  const [short, long, shortName] = a.length <= b.length ? [a, b, nameA] : [b, a, nameB];
+  const keyLength = short.length - shortName.length;
+  // The shorter must name part of the owner, not just end the same way as a key ("… chaired by").
+  if (short.length < 2 || keyLength >= short.length) return false;
+  return short.every((word, i) => word === long[long.length - short.length + i]);
 }
 
 /**
