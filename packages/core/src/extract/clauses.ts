@@ -36,7 +36,7 @@ export function sentencesOf(text: string): string[] {
     .split(/\r?\n+/)
     .flatMap((line) => (line.trim().length > 0 ? readSentences(line) : []))
     .flatMap((sentence) =>
-      sentence.text.split(/;\s+|\s+[—–]\s+(?!(?:and\s+|but\s+)?(?:not|instead|rather)\b)/),
+      sentence.text.split(/;\s+|\s+[—–]\s+(?!(?:and\s+|but\s+)?(?:not|instead|rather)\b)/u),
     )
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0);
@@ -171,6 +171,14 @@ function expandContractions(text: string): string {
       word.length > 1 && word === word.toUpperCase() ? match : `${word} ${expansion}`,
     );
   return [
+    // "the deadline's 9:30 pm", "circulation's down to 11,200": a common noun's "'s" before a value is "is".
+    (t: string) =>
+      /\b(?:is|are|was|were)\b/i.test(t)
+        ? t
+        : t.replace(
+            /(^|\s)((?<=^)\p{Lu}[\p{Ll}-]*|\p{Ll}[\p{Ll}-]*)['’]s\s+(?=(?:now\s+|about\s+|around\s+|(?:up|down)\s+to\s+)?[$€£¥]?\d)/u,
+            '$1$2 is ',
+          ),
     pronoun(/\b(we|you|they)['’]re\b/gi, 'are'),
     pronoun(/\b(I)['’]m\b/g, 'am'),
     pronoun(/\b(it|that|what|there|here|who|he|she)['’]s\b/gi, 'is'),

@@ -36,7 +36,8 @@ export interface Decision {
   edges: DecisionEdge[];
 }
 
-const DECIDER = '(?:we|i|the team|our team)';
+const DECIDER =
+  '(?:we|i|the team|our team|the (?:board|committee|council|panel|client|family|organisers|organizers|management|leadership))';
 const CHOSE =
   '(?:have\\s+|had\\s+|finally\\s+|eventually\\s+)?(?:chose|chosen|picked|selected|went with|opted for|settled on|decided on|decided to (?:use|go with|pick|choose)|are going with|agreed on|booked|hired|went for|gone for|gone with|locked in)';
 const DECIDED = new RegExp(`^${DECIDER}\\s+${CHOSE}\\s+(.+)$`, 'i');
@@ -95,7 +96,11 @@ export function decisionFrom(text: string, known: ReadonlySet<string>): Decision
   } else {
     return null;
   }
-  const { head, reason } = splitReason(cleanPhrase(rest));
+  const { head: said, reason } = splitReason(cleanPhrase(rest));
+  // "chose Buzzsprout to host the show": what it was chosen to do names the purpose.
+  const toDo = /^(.+?)\s+to\s+(\p{Ll}+)\s+((?:the|our|my|their)\s+.+)$/u.exec(said);
+  const head = toDo && tagPhrase(toDo[2]!)[0]?.pos === 'VERB' ? toDo[1]! : said;
+  if (head !== said) purposeRaw ??= toDo![3]!;
   // choice [over alternative] [for|as purpose…]; the last "for" names the purpose.
   const parts = /^(.+?)(?:\s+over\s+(.+?))?((?:\s+(?:for|as)\s+.+?)*)$/i.exec(head);
   if (!parts) return null;

@@ -328,7 +328,11 @@ function personFirst(written: string): string {
 }
 
 function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandidate, 'kind' | 'evidence'>[] {
-  text = personFirst(text);
+  // "Name's Oksana Petrenko, sales manager at Northgate Motors": the name, then a role, as "I am … , …" says them.
+  text = personFirst(text).replace(
+    /^(?:my name is|my name's|the name is|the name's|name is|name's)\s+(?=\p{Lu}[^,]*,\s)/iu,
+    'I am ',
+  );
   const fromTo = FROM_TO.exec(text);
   if (fromTo) text = `${fromTo[1]!.replace(/\s(?:went|gone)$/i, ' changed')} to ${fromTo[2]!}`;
   text = doingInstead(text);
@@ -397,7 +401,8 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
     const value = cleanValue(match[2]!);
     if (!isValidValue(value) && !isStatusValue(subject, value)) continue;
     // "is holding up the sign-off": a verb in progress is something done, not a value.
-    if (/^\p{Ll}+ing$/u.test(words(value)[0] ?? '') && tagPhrase(value)[0]?.pos === 'VERB') continue;
+    const first = words(value)[0] ?? '';
+    if (first === 'being' || (/^\p{Ll}+ing$/u.test(first) && tagPhrase(value)[0]?.pos === 'VERB')) continue;
 
     // "<Name> is our account manager" → our account manager = <Name>.
     const role = /^(my|our)\s+(.+)$/i.exec(value);

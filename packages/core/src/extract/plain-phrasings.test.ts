@@ -158,3 +158,66 @@ describe('changes and roles, said the way people report them', () => {
     ]);
   });
 });
+
+describe('values and owners in shorter and looser forms', () => {
+  it('reads a noun\'s "\'s" before a value as "is", an attribute without its owner', async () => {
+    expect(await facts("Check-in deadline's 4 pm on Fridays.")).toEqual([
+      ['', 'check-in deadline', '4 pm on Fridays'],
+    ]);
+    expect(await facts('Lisbon is lovely.')).toEqual([]);
+  });
+
+  it('reads a passive in progress, and "runs <amount>" as what the attribute comes to', async () => {
+    expect(await facts('The Orion refund is being handled by Marta Silva.')).toEqual([
+      ['Orion', 'refund handled by', 'Marta Silva'],
+    ]);
+    expect(await facts('Parking at Kings Cross runs £30 a day.')).toEqual([
+      ['Kings Cross', 'parking', '£30 a day'],
+    ]);
+  });
+
+  it('reads a time word before "\'s" as when, not whose', async () => {
+    expect(await facts("Tomorrow's duty nurse is Ama Owusu.")).toEqual([['', 'duty nurse', 'Ama Owusu']]);
+  });
+
+  it('reads "Name\'s X, <role> at <company>", a state like "tentative", and an adverb before the verb', async () => {
+    expect(await facts("Name's Kofi Mensah, head of sales at Tallis Foods.")).toEqual([
+      ['speaker', 'name', 'Kofi Mensah'],
+      ['speaker', 'job title', 'head of sales'],
+      ['speaker', 'employer', 'Tallis Foods'],
+    ]);
+    expect(await facts('The Rivera booking from Sunline Travel is still tentative.')).toEqual([
+      ['Rivera booking from Sunline Travel', 'status', 'tentative'],
+    ]);
+    expect(await facts('The Kepler room actually seats 12 now.')).toEqual([
+      ['Kepler room', 'capacity', '12'],
+    ]);
+  });
+
+  it('reads decisions a group makes, and what a choice was made to do', async () => {
+    expect(await facts('The committee opted for Brightline as our caterer, since they cook halal.')).toEqual([
+      ['caterer', 'decision', 'Brightline'],
+      ['caterer', 'decision reason', 'they cook halal'],
+    ]);
+    expect(await facts('We picked Jonas Berg to run the pilot because he knows the client.')).toEqual([
+      ['pilot', 'decision', 'Jonas Berg'],
+      ['pilot', 'decision reason', 'he knows the client'],
+    ]);
+  });
+
+  it('reads "has been replaced by", two relations joined by ", and", and names with a hyphenated "on-"', async () => {
+    expect(await edges('The fax line has been replaced by the Vireo portal.')).toEqual([
+      ['Vireo portal', 'replaces', 'fax line'],
+    ]);
+    expect(await facts('The fax line has been replaced by the Vireo portal.')).toEqual([]);
+    expect(
+      await edges('The billing job uses Stripe, and the payroll export relies on the ledger service.'),
+    ).toEqual([
+      ['billing job', 'uses', 'Stripe'],
+      ['payroll export', 'depends_on', 'ledger service'],
+    ]);
+    expect(await edges('The nightly smoke tests are blocking the on-call handover.')).toEqual([
+      ['nightly smoke tests', 'blocks', 'on-call handover'],
+    ]);
+  });
+});

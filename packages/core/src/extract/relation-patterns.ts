@@ -43,7 +43,7 @@ const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
 /** Where a noun phrase ends: the start of a trailing clause or prepositional phrase. */
 const PHRASE_END =
-  /\s+(?:for|in|on|at|because|since|when|as|so|by|from|with|until|after|before|which|that|who|if|to|via|during|while|and then|but|now|today|anymore|too)\b.*$/i;
+  /\s+(?:for|in|on|at|because|since|when|as|so|by|from|with|until|after|before|which|that|who|if|to|via|during|while|and then|but|now|today|anymore|too)(?=\s|$).*$/i;
 
 const DEPENDS =
   /^(.+?)\s+(?:(?:depends|depend|is dependent|are dependent|relies|rely|is relying|are relying)\s+on|(?:can(?:no|')?t|could(?:n't| not)) (?:run|work|function|operate|ship|start|go live)\s+without)\s+(.+)$/i;
@@ -56,6 +56,9 @@ const BLOCKS =
 const BLOCKED_BY = /^(.+?)\s+(?:is|are)\s+(?:blocked|held up)\s+by\s+(.+)$/i;
 const DECIDED_INSTEAD =
   /^(?:we|i|the team)\s+(?:have\s+|had\s+)?(?:decided|agreed|chose|opted|are going|will|are)\s+(?:to\s+)?(?:use|go with|adopt|switch to|move to|migrate to|going with|switching to|moving to|migrating to|using)\s+(.+?)\s+(?:instead of|rather than|over)\s+(.+)$/i;
+/** "The paper form has been replaced by the Admit portal": the portal replaces the form. */
+const REPLACED_BY =
+  /^(.+?)\s+(?:has been|have been|was|were|is|are|got|is being|are being)\s+(?:replaced|superseded)\s+by\s+(.+)$/i;
 const REPLACED_WITH =
   /^(?:we|i|the team)\s+(?:have\s+|will\s+|are\s+)?(?:replaced|replacing|replace)\s+(.+?)\s+with\s+(.+)$/i;
 const MIGRATED_FROM =
@@ -188,7 +191,7 @@ function pairs(
 
 /** Work a plan is made of: "the controlled-drugs audit", "the CQC sign-off". */
 const WORK_NOUNS =
-  /(?:^|\s)(?:audit|review|approval|sign-off|signoff|inspection|migration|rollout|launch|release|upgrade|certification|assessment|investigation|outage|shortage|shortages|strike|delay|delays|backlog)$/i;
+  /(?:^|\s)(?:audit|review|approval|sign-off|signoff|inspection|migration|rollout|launch|release|upgrade|certification|assessment|investigation|outage|shortage|shortages|strike|delay|delays|backlog|automation|checks|tests|build|builds|deploys|deployment|handover)$/i;
 
 /** A node a plan can hinge on: a name, a component, a decision, a piece of work, or something memory knows. */
 function isWorkItem(node: NodeCandidate, ctx: RelationPatternContext): boolean {
@@ -203,9 +206,21 @@ function isWorkItem(node: NodeCandidate, ctx: RelationPatternContext): boolean {
   );
 }
 
+/** "Interview scheduling uses Calendly, and the scholarship review relies on the finance system": each part its own. */
 function matchRelations(text: string, ctx: RelationPatternContext): RelationPair[] {
+  const parts = text.split(/,\s+and\s+|;\s+/);
+  if (parts.length > 1) {
+    const each = parts.map((part) => matchOne(part, ctx));
+    if (each.every((found) => found.length > 0)) return each.flat();
+  }
+  return matchOne(text, ctx);
+}
+
+function matchOne(text: string, ctx: RelationPatternContext): RelationPair[] {
   const instead = DECIDED_INSTEAD.exec(text);
   if (instead) return pairs('replaces', instead[1]!, instead[2]!, ctx);
+  const replacedBy = REPLACED_BY.exec(text);
+  if (replacedBy) return pairs('replaces', replacedBy[2]!, replacedBy[1]!, ctx);
   const replacedWith = REPLACED_WITH.exec(text);
   if (replacedWith) return pairs('replaces', replacedWith[2]!, replacedWith[1]!, ctx);
   const migrated = MIGRATED_FROM.exec(text);

@@ -23,7 +23,7 @@ import { isQuantity } from './verb-patterns.ts';
  */
 
 const STATES =
-  'out of service|out of order|out of use|offline|online|down|up and running|closed|open|on hold|paused|delayed|cancelled|canceled|postponed|live|operational|suspended|under maintenance|under repair|under construction|fully booked|sold out|out of stock|in stock|at capacity|active|inactive|overdue|deprecated|decommissioned|off the road|out of action|back online|back up|unavailable|available|under review|in review|in progress|on track|at risk|out for consultation|out for tender';
+  'out of service|out of order|out of use|offline|online|down|up and running|closed|open|on hold|paused|delayed|cancelled|canceled|postponed|live|operational|suspended|under maintenance|under repair|under construction|fully booked|sold out|out of stock|in stock|at capacity|active|inactive|overdue|deprecated|decommissioned|off the road|out of action|back online|back up|unavailable|available|under review|in review|in progress|on track|at risk|out for consultation|out for tender|provisional|tentative|confirmed|pending';
 const STATE = new RegExp(
   `^(.+?)\\s+(?:is|are)\\s+(?:now\\s+|currently\\s+|still\\s+|temporarily\\s+)?(${STATES})(?:\\s+(?:until|till|for|since|after|while|due to|because)\\s.*)?$`,
   'i',

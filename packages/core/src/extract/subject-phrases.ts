@@ -210,6 +210,9 @@ export function parseSubject(
     return owner ? named(owner, party![1]!, 0.9) : keyed(GROUP_ENTITY, ours[1]!, 0.9);
   }
 
+  if (possessive && TIME_WORDS.test(stripDeterminers(possessive[1]!))) {
+    return keyed({ entityType: 'entity', entity: UNRESOLVED_ENTITY }, possessive[2]!, 0.8);
+  }
   if (possessive) {
     const owner = properOwner(possessive[1]!, known) ?? thingOwner(possessive[1]!);
     return owner ? named(owner, possessive[2]!, 0.9) : null;
@@ -222,6 +225,14 @@ export function parseSubject(
   if (prepositional !== undefined) return prepositional;
 
   const tokens = words(subject.replace(DETERMINERS, ''));
+  // "Print deadline is 9:30 pm", "Circulation is down to 11,200": a common noun phrase opening the
+  // sentence without "the" is an attribute without its owner, as "the print deadline" is.
+  const bare =
+    options.atSentenceStart &&
+    tokens.length >= 2 &&
+    tokens.length <= 3 &&
+    !known.has(tokens[0]?.toLowerCase() ?? '') &&
+    opensWithCommonWord(subject, known);
   // A known entity's name followed by the attribute: "supplier x lead time".
   for (let n = Math.min(tokens.length - 1, 6); n >= 1; n--) {
     const head = tokens.slice(0, n).join(' ');
@@ -250,7 +261,7 @@ export function parseSubject(
     if (isEntityPhrase(name, { knownEntities: known, atSentenceStart: atStart })) {
       return named({ entityType: 'entity', entity: head }, tokens.slice(run).join(' '), 0.8);
     }
-    return null;
+    return bare ? keyed({ entityType: 'entity', entity: UNRESOLVED_ENTITY }, tokens.join(' '), 0.8) : null;
   }
   // "the payments service SLA", "the engineering offsite budget": a thing, then its attribute.
   if (/^the\s/i.test(subject) && run === 0) {
@@ -270,11 +281,15 @@ export function parseSubject(
     }
   }
   // "the lead time": an attribute without its owner.
-  if (/^the\s/i.test(subject) && run === 0) {
+  if ((/^the\s/i.test(subject) && run === 0) || bare) {
     return keyed({ entityType: 'entity', entity: UNRESOLVED_ENTITY }, tokens.join(' '), 0.8);
   }
   return null;
 }
+
+/** "Tonight's duty editor", "next week's rota": when, not whose. */
+const TIME_WORDS =
+  /^(?:today|tonight|tomorrow|yesterday|(?:this|next|last)\s+(?:week|month|year|weekend|quarter|season|morning|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday))$/i;
 
 /** "the zebrafish project's PI": a thing named by its kind owns what it has ("project", "warehouse"). */
 function thingOwner(phrase: string): { entityType: string; entity: string } | null {

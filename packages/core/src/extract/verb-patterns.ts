@@ -69,12 +69,12 @@ const OWN_VERB_NOUNS: Record<string, string> = {
 };
 
 const ADVERB_BEFORE_VERB =
-  /\s+(?:now|still|currently|also|usually|normally|typically|only|already|always)\s+(?=\p{Ll}+s\b)/u;
+  /\s+(?:now|still|currently|also|usually|normally|typically|only|already|always|actually|really|just)\s+(?=\p{Ll}+s\b)/u;
 
 const ACTIVE =
   /^(.+?)\s+(\p{Ll}+(?:s|es))\s+(?:(at|on|in|from|within|until|before|after|by|for|around)\s+)?(.+)$/u;
 const PASSIVE =
-  /^(.+?)\s+(?:is|are|was|were|has been|have been|gets?|got)\s+(?:now\s+|still\s+|currently\s+)?(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
+  /^(.+?)\s+(?:is|are|was|were|has been|have been|is being|are being|gets?|got)\s+(?:now\s+|still\s+|currently\s+)?(\p{Ll}+(?:ed|en|id|t))\s+(by|on|at|in|until|from|for|within|every)\s+(.+)$/u;
 const HAS =
   /^(.+?)\s+(?:has|have)\s+((?:about|around|over|under|nearly|almost|roughly)\s+)?(\d[\d,.]*)\s+(.+)$/i;
 
@@ -222,6 +222,8 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   const passive = PASSIVE.exec(text);
   if (passive) {
     const [, subject, participle, preposition, rest] = passive;
+    // "replaced by", "blocked by": a relation between two things, read as an edge instead.
+    if (/^(?:replaced|superseded|blocked|affected|impacted)$/i.test(participle!)) return null;
     const value = cleanValue(rest!);
     const byName =
       preposition!.toLowerCase() === 'by' &&
@@ -307,6 +309,10 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   const priced =
     noun === 'price' ? /^(.+?\s+per\s+\p{L}+)\s+of\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$/u.exec(value) : null;
   if (priced) return fact({ ...who, key: undefined }, `${priced[2]} price`, priced[1]!);
+  // "Demurrage at Antwerp Gateway runs €85 per day": the amount is what the attribute comes to.
+  if (/^(?:runs|run|comes|come)$/i.test(verb) && OPENS_WITH_AMOUNT.test(value) && who.key) {
+    return fact({ ...who, key: undefined }, who.key, value);
+  }
   const keyed =
     noun ?? (preposition && !PLAIN_PREPOSITION.test(preposition) ? `${verb} ${preposition}` : verb);
   return fact(who, keyed, value);
