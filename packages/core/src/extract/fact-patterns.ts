@@ -21,7 +21,7 @@ import {
   preferenceClause,
 } from './speaker-statements.ts';
 import { stateFacts } from './state-patterns.ts';
-import { parseSubject } from './subject-phrases.ts';
+import { parseSubject, properOwner } from './subject-phrases.ts';
 import { tentativeFacts } from './tentative-values.ts';
 import { cleanValue } from './value-phrases.ts';
 import { verbFacts, versionFacts } from './verb-patterns.ts';
@@ -67,7 +67,7 @@ export interface FactPatternContext {
 }
 
 const COPULA =
-  /^(.+?)\s+(?:(?:is|are)\s+(?:now\s+)?(?:up|down)\s+to(?=\s+[$€£¥]?\d)|is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|slipped to|has slipped to|changes to|will change to|fell to|has fallen to|climbed to|has climbed to|jumped to|has jumped to|grew to|has grown to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought|doubled|halved|tripled|trimmed|hiked|postponed|delayed|switched)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
+  /^(.+?)\s+(?:(?:is|are)\s+(?:now\s+)?(?:up|down)\s+to(?=\s+[$€£¥]?\d)|(?:comes|come|came|amounts|amount|works out)\s+(?:to|at)(?=\s+[$€£¥]?\d)|is|are|will be|is now|are now|has changed to|have changed to|changed to|was changed to|has been changed to|went up to|went down to|has gone up to|has gone down to|increased to|has increased to|decreased to|has decreased to|dropped to|has dropped to|rose to|has risen to|moved to|has moved to|slipped to|has slipped to|changes to|will change to|fell to|has fallen to|climbed to|has climbed to|jumped to|has jumped to|grew to|has grown to|is set to|are set to|has been set to|has been updated to|was updated to|is updated to|(?:was|were|has been|have been|is being|is now)\s+(?:raised|lowered|increased|decreased|reduced|cut|extended|shortened|moved|pushed|bumped|revised|adjusted|reset|lifted|brought|doubled|halved|tripled|trimmed|hiked|postponed|delayed|switched)(?:\s+(?:up|down|back))?\s+to)\s+(.+)$/i;
 const PARTICIPLE_VALUE =
   /\s(?:is|are)\s+(?:\p{Ll}+(?:ed|en)|kept|set|held|run)\s+(?:until|till|from|at|on|by|every|within)\s/u;
 const HYPOTHETICAL_COPULA = /^(.+?)\s+(?:is|are|was|were|became|went to|goes to)\s+(.+)$/i;
@@ -75,8 +75,9 @@ const HYPOTHETICAL_LEAD =
   /^(?:what if|suppose|supposing|imagine|hypothetically|let'?s say|say|in case|assuming|assume|if)\b\s*(?:that\s+)?/i;
 /** What follows a proposed value and is not part of it: a condition, a purpose, a time to come. */
 const HYPOTHETICAL_TAIL = /\s+(?:if|unless|when|instead|then|for|next|later|soon|this|by then)\b.*$/i;
+const MOVED_TO = /^(.+?)\s+(?:moved|switched|upgraded|downgraded|changed|went)\s+(?:back\s+)?to\s+(.+)$/i;
 const CHANGE_TO =
-  /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made)\s+(.+?)\s+to\s+(.+)$/i;
+  /^(?:(we|i|they|you|he|she)\s+)?(?:\w+\s+)?(?:extend|extended|change|changed|raise|raised|lower|lowered|increase|increased|reduce|reduced|set|cut|move|moved|bump|bumped|push|pushed|drop|dropped|shorten|shortened|lengthen|lengthened|update|updated|make|made|upgrade|upgraded|downgrade|downgraded)\s+(.+?)\s+to\s+(.+)$/i;
 const NAME_IS =
   /^(?:my name is|my name's|i am called|i'm called|(?:please\s+|just\s+)?call me|i go by|you can call me|everyone calls me|people call me|my friends call me|friends call me)\s+(.+)$/i;
 const PREFER =
@@ -416,6 +417,27 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
       continue;
     }
 
+    // "Priya Nair is the head of engineering": a person's role.
+    const roleOf = /^(?:the|a|an)\s+(?:new\s+|current\s+|interim\s+|acting\s+)?(.+)$/i.exec(value);
+    const person = tagPhrase(stripDeterminers(subject));
+    if (
+      roleOf &&
+      isJobTitle(roleOf[1]!) &&
+      person.length >= 1 &&
+      person.length <= 3 &&
+      person.every((t) => t.pos === 'PROPN')
+    ) {
+      const entity = stripDeterminers(subject);
+      out.push({
+        entityType: 'entity',
+        entity,
+        key: 'role',
+        value: roleOf[1]!,
+        confidence: 0.85,
+        named: true,
+      });
+      continue;
+    }
     const event = eventTiming(subject, match[2]!);
     if (event) {
       out.push(event);
@@ -481,6 +503,20 @@ function hypotheticalFacts(
     ctx.knownEntities,
   );
   if (commerce && commerce.length > 0) return commerce.map((f) => ({ ...f, confidence: 0.3 }));
+  // "If Hooli downgraded to the starter plan": a named party moving to a plan, a tier, a place.
+  const moved = MOVED_TO.exec(body);
+  if (moved) {
+    const value = cleanValue(moved[2]!.replace(HYPOTHETICAL_TAIL, ''));
+    const head = words(value).at(-1)?.toLowerCase() ?? '';
+    const owner = properOwner(moved[1]!, ctx.knownEntities);
+    if (
+      owner &&
+      isValidValue(value) &&
+      /^(?:plan|tier|package|subscription|edition|licence|license|contract)$/.test(head)
+    ) {
+      return [{ ...owner, key: head, value, confidence: 0.3, named: true }];
+    }
+  }
   const change = CHANGE_TO.exec(body);
   if (change) {
     const actor = change[1]?.toLowerCase();

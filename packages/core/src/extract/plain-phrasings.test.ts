@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factRows } from '../test/extracted-turns.ts';
+import { factRows, factsAfter } from '../test/extracted-turns.ts';
 import { rulesExtractor } from './rules-extractor.ts';
 
 const facts = factRows;
@@ -219,5 +219,45 @@ describe('values and owners in shorter and looser forms', () => {
     expect(await edges('The nightly smoke tests are blocking the on-call handover.')).toEqual([
       ['nightly smoke tests', 'blocks', 'on-call handover'],
     ]);
+  });
+});
+
+describe('events of things, amounts said other ways, roles and proposals', () => {
+  it('reads an event of a thing, and what missing a piece of work blocks', async () => {
+    expect(await edges('Delays at Brightline Foods affect the Orion launch.')).toEqual([
+      ['Delays at Brightline Foods', 'affects', 'Orion launch'],
+    ]);
+    expect(await edges('Missing the fire inspection blocks the Harbor opening.')).toEqual([
+      ['fire inspection', 'blocks', 'Harbor opening'],
+    ]);
+  });
+
+  it('reads "comes to", a three-word share, "in <Place>", and an owner after "with"', async () => {
+    expect(await facts('The invoice comes to €9,300.')).toEqual([['', 'invoice', '€9,300']]);
+    expect(await facts('Tallis Foods offers a 2% early settlement discount.')).toEqual([
+      ['Tallis Foods', 'early settlement discount', '2%'],
+    ]);
+    expect(await facts('The new depot will be in Leeds.')).toEqual([['', 'new depot', 'Leeds']]);
+    expect(await facts('The team is in good shape.')).toEqual([['', 'team', 'in good shape']]);
+    expect(await facts('The planning review with Vireo is in the first week of May.')).toEqual([
+      ['Vireo', 'planning review', 'the first week of May'],
+    ]);
+  });
+
+  it("reads a person's role, and nothing from a place said to be a thing", async () => {
+    expect(await facts('Grace Lee is the head of finance.')).toEqual([
+      ['Grace Lee', 'role', 'head of finance'],
+    ]);
+    expect(await facts('Lisbon is a city.')).toEqual([]);
+  });
+
+  it('proposes a plan a named party could move to, and a person for a role, for review only', async () => {
+    expect(await factsAfter('If Globex downgraded to the basic plan, what would we lose?')).toMatchObject([
+      { entity: 'Globex', key: 'plan', value: 'the basic plan', kind: 'hypothetical' },
+    ]);
+    expect(await factsAfter('Should Lena Fischer be the account manager for Umbrella Health?')).toMatchObject(
+      [{ entity: 'Umbrella Health', key: 'account manager', value: 'Lena Fischer', kind: 'hypothetical' }],
+    );
+    expect(await factsAfter('Would Tom be a good fit for the team?')).toEqual([]);
   });
 });

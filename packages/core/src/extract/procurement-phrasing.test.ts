@@ -210,7 +210,7 @@ describe('values end where a trailing clause begins', () => {
       "Supplier X's quote is $4,200, excluding VAT.",
       [['entity', 'Supplier X', 'quote', '$4,200, excluding VAT']],
     ],
-    ['Our office is in Berlin, Germany.', [['organization', 'we', 'office', 'in Berlin, Germany']]],
+    ['Our office is in Berlin, Germany.', [['organization', 'we', 'office', 'Berlin, Germany']]],
     ["Globex's deposit is $1,234,567.", [['entity', 'Globex', 'deposit', '$1,234,567']]],
   ]);
 });

@@ -136,6 +136,10 @@ function changeNode(raw: string, ctx: RelationPatternContext): { change: ChangeN
   };
 }
 
+const EVENT_OF =
+  /^(?:the\s+)?(delays?|outages?|shortages?|strikes?|failures?|disruptions?|downtime|price rises|price increases)\s+(at|of|in|on|with)\s+(.+)$/i;
+const stripLeadingThe = (phrase: string) => phrase.replace(/^the\s+/i, '');
+
 function nodeNames(
   raw: string,
   ctx: RelationPatternContext,
@@ -149,8 +153,14 @@ function nodeNames(
     changes.push(change.change);
     return [change.change.node];
   }
-  const phrase = cleanPhrase(raw.replace(PHRASE_END, ''));
-  const names = splitList(phrase);
+  // "Missing the security audit blocks …": the thing missed is what the relation is about.
+  const missed = /^(?:missing|skipping|failing|losing|delaying)\s+(the\s+.+)$/i.exec(cleanPhrase(raw));
+  // "Outages of the carrier API", "Delays at Kestrel Metals": an event of a thing is one node.
+  const event = EVENT_OF.exec(cleanPhrase(raw));
+  const phrase = event
+    ? cleanPhrase(`${event[1]} ${event[2]} ${event[3]!.replace(PHRASE_END, '')}`)
+    : cleanPhrase((missed ? missed[1]! : raw).replace(PHRASE_END, ''));
+  const names = event ? [stripLeadingThe(phrase)] : splitList(phrase);
   if (names.length === 0 || names.length > 8) return null;
   for (const name of names) {
     // "5" in "the 5 to 10 day delay" is not a thing.
@@ -196,7 +206,7 @@ const WORK_NOUNS =
 /** A node a plan can hinge on: a name, a component, a decision, a piece of work, or something memory knows. */
 function isWorkItem(node: NodeCandidate, ctx: RelationPatternContext): boolean {
   const tags = tagPhrase(node.name);
-  // "Missing the security audit blocks …": an action, not a thing.
+  // "Running the migration blocks …": an action, not a thing ("missing the audit" names the audit, above).
   if (tags[0]?.pos === 'VERB' && /ing$/i.test(tags[0].text)) return false;
   return (
     node.type !== 'entity' ||

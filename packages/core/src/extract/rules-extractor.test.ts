@@ -69,7 +69,7 @@ describe('rules extractor: statements it reads', () => {
         ['entity', 'Acme Corp', 'lead time', '2 weeks', 'statement'],
       ],
     ],
-    ['Our office is in Berlin.', [['organization', 'we', 'office', 'in Berlin', 'statement']]],
+    ['Our office is in Berlin.', [['organization', 'we', 'office', 'Berlin', 'statement']]],
     [
       "Supplier X's lead time is 45 days and their payment terms are net 60.",
       [

@@ -41,8 +41,10 @@ describe('blocks', () => {
     ]);
   });
 
-  it('reads no edge from an action or a plain obstacle', () => {
-    expect(edges('Skipping the Vega audit blocks the Orion rollout.')).toEqual([]);
+  it('reads what skipping a piece of work blocks as that work blocking it, and no edge from a plain obstacle', () => {
+    expect(edges('Skipping the Vega audit blocks the Orion rollout.')).toEqual([
+      ['Vega audit', 'blocks', 'Orion rollout'],
+    ]);
     expect(edges('The van is blocking the loading bay.')).toEqual([]);
   });
 });

@@ -102,7 +102,7 @@ export function properOwner(
     : null;
 }
 
-const OWNER_PREPOSITION = /\s+(for|of|from|by|at)\s+/gi;
+const OWNER_PREPOSITION = /\s+(for|of|from|by|at|with)\s+/gi;
 /** Where an owner's name may end and a qualifier of the attribute begin: "Supplier X | for the steel beams". */
 const QUALIFIER = /\s+(?=(?:for|of|on|in|at|per)\s)/i;
 
@@ -138,7 +138,7 @@ function prepositionalOwner(
     const preposition = split[1]!.toLowerCase();
     if ((preposition === 'from' || preposition === 'by') && !options.concreteValue) continue;
     // "Check-in at the Hotel Miramar": "at" names an owner by its name only.
-    const atName = preposition === 'at';
+    const atName = preposition === 'at' || preposition === 'with';
     const attribute = body.slice(0, split.index);
     if (capitalizedAttribute && !opensWithCommonWord(attribute, options.knownEntities)) return null;
     const rest = body.slice(split.index + split[0].length);

@@ -42,6 +42,10 @@ const MOVE_TO =
 const CONSIDER =
   /\b(?:considering|consider|thinking about|thinking of|looking at|chose|choose|picked|pick|went with|go with|use|used)\s+([\p{Lu}][\p{L}\p{N}.+#-]*(?:\s+[\p{Lu}][\p{L}\p{N}.+#-]*){0,3})(?:\s+(?:instead of|over|rather than)\s+[^,]+?)?(?:\s+for\s+([^,?.!]+))?(?=[,?.!]|$)/u;
 
+/** "Would Sofia Ruiz be a good owner for Project Falcon?": a person put forward for a role. */
+const PROPOSED_ROLE =
+  /^(?:[Ww]ould|[Cc]ould|[Ss]hould|[Ww]ill|[Ii]s|[Ii]sn't)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2})\s+(?:be|make)\s+(?:a|an|the)\s+(?!(?:(?:good|better|great|right|best|strong|natural)\s+)?(?:fit|idea|match|time|thing|way|person|one)\b)(?:(?:good|better|great|right|best|strong|natural)\s+)?(\p{Ll}+(?:\s+\p{Ll}+)?)\s+(?:for|of|on)\s+(.+?)[?.!]*$/u;
+
 const isNoun = (pos: string) => pos === 'NOUN' || pos === 'PROPN' || pos === 'X';
 
 interface Span {
@@ -137,6 +141,15 @@ function nounAfter(read: ReadText, end: number, value: string): PatternFact | un
 /** The value a tentative clause proposes, with the attribute it is for, or nothing. */
 export function tentativeFacts(text: string, known: ReadonlySet<string>): PatternFact[] {
   const body = cleanPhrase(text.replace(/["“”]/g, ' ').replace(/\s+/g, ' ')).replace(LEAD, '');
+  const role = PROPOSED_ROLE.exec(body);
+  if (role) {
+    const thing = stripDeterminers(role[3]!);
+    if (words(thing).length <= 5 && isValidKey(role[2]!)) {
+      return [
+        { entityType: 'entity', entity: thing, key: role[2]!, value: role[1]!, confidence: 0.3, named: true },
+      ];
+    }
+  }
   const read = readText(body);
   const quantity = quantitySpan(read);
   if (quantity) {

@@ -7,6 +7,9 @@ import { cleanPhrase } from './noun-phrases.ts';
  * clause boundary: only a comma followed by a space is.
  */
 
+/** "in Porto", "in the first week of October": the place or time, without "in" (case matters: not "in good shape"). */
+const IN_LEAD =
+  /^in\s+(?=\p{Lu}|the\s+(?:first|last|second|third|fourth)\s+(?:week|weekend|half|quarter)\b)/u;
 const VALUE_LEAD =
   /^(?:now|currently|still|actually|officially|exactly|just|only|always|due(?=\s+every\b)|(?:at|on)(?=\s+(?:\d|the\s+\d|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)))\s+/i;
 /** "from 8 to 11 May" is the range "8 to 11 May". */
@@ -20,7 +23,7 @@ const VALUE_TAIL =
 
 /** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */
 const TRAILING_CLAUSE =
-  /,\s+(?:(?:including|included|includes|incl\.?|excluding|excluded|excludes|excl\.?|except|plus|with|without|which|who|that|as|so|but|although|though|unless|because|since|when|while|whereas|effective|starting|beginning|from|until|if|or|for|they|it|we|he|she|e\.g\.|i\.e\.)(?=\s|$)|\p{L}{3,}(?:ing|ed)\b|[^,]*\b(?:included|excluded|aside|apart|inclusive|exclusive|incl\.?|excl\.?)$)/iu;
+  /,\s+(?:(?:including|included|includes|incl\.?|excluding|excluded|excludes|excl\.?|except|plus|with|without|which|who|that|as|so|but|although|though|unless|because|since|when|while|whereas|effective|starting|beginning|from|until|if|or|for|they|it|we|he|she|what|how|would|could|should|will|e\.g\.|i\.e\.)(?=\s|$)|\p{L}{3,}(?:ing|ed)\b|[^,]*\b(?:included|excluded|aside|apart|inclusive|exclusive|incl\.?|excl\.?)$)/iu;
 
 /** Tails that change what an amount means: kept ("$4,200, excluding VAT"). */
 const AMOUNT_QUALIFIER =
@@ -40,7 +43,8 @@ const REASON_TAIL = /\s+(?:because|now that|so that)\s.*$/i;
 
 export function cleanValue(raw: string): string {
   let value = cleanPhrase(withoutTrailingClause(cleanPhrase(raw)).replace(REASON_TAIL, ''));
-  for (let i = 0; i < 3; i++) value = value.replace(VALUE_LEAD, '').replace(VALUE_TAIL, '').trim();
+  for (let i = 0; i < 3; i++)
+    value = value.replace(VALUE_LEAD, '').replace(IN_LEAD, '').replace(VALUE_TAIL, '').trim();
   value = value.replace(RANGE_FROM, '');
   if (/^(?:[$€£¥]\s?)?\d/.test(value)) value = value.replace(CAUSE_TAIL, '');
   return cleanPhrase(value);

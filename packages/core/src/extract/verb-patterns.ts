@@ -83,7 +83,7 @@ const HAS =
  * a thing the verb asks for or gives; the thing is the attribute.
  */
 const SHARE_OF =
-  /^(.+?)\s+(?:requires|require|needs|need|charges|charge|takes|take|offers|offer|gives|give|has|have)\s+(?:an?\s+)?((?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:k|m|million|billion))?)|(?:\d[\d,.]*\s?(?:%|percent)))\s+(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)$/u;
+  /^(.+?)\s+(?:requires|require|needs|need|charges|charge|takes|take|offers|offer|gives|give|has|have)\s+(?:an?\s+)?((?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:k|m|million|billion))?)|(?:\d[\d,.]*\s?(?:%|percent)))\s+(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2})$/u;
 /** "has a lead time of 45 days", "has payment terms of net 30": the attribute, then its value. */
 const HAS_OF =
   /^(.+?)\s+(?:has|have)\s+(?:an?\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2})\s+of\s+(.+)$/u;
