@@ -232,6 +232,13 @@ describe('events of things, amounts said other ways, roles and proposals', () =>
     ]);
   });
 
+  it('reads no blocker from weather: a capitalised first word that is a describing word is no name', async () => {
+    expect(await edges('Heavy rain is holding up the Orion rollout.')).toEqual([]);
+    expect(await edges('Globex is blocking the Orion release.')).toEqual([
+      ['Globex', 'blocks', 'Orion release'],
+    ]);
+  });
+
   it('reads "comes to", a three-word share, "in <Place>", and an owner after "with"', async () => {
     expect(await facts('The invoice comes to €9,300.')).toEqual([['', 'invoice', '€9,300']]);
     expect(await facts('Tallis Foods offers a 2% early settlement discount.')).toEqual([

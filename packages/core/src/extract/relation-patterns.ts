@@ -212,8 +212,14 @@ function isWorkItem(node: NodeCandidate, ctx: RelationPatternContext): boolean {
     node.type !== 'entity' ||
     WORK_NOUNS.test(node.name) ||
     ctx.knownEntities.has(node.name.toLowerCase()) ||
-    tags.some((t) => t.pos === 'PROPN')
+    tags.some((t, i) => t.pos === 'PROPN' && (i > 0 || isName(t.text)))
   );
+}
+
+/** A capitalised first word is no name when, in lower case, it reads as a describing or function word ("Heavy rain"). */
+function isName(word: string): boolean {
+  const lower = tagPhrase(word.toLowerCase())[0]?.pos ?? 'PROPN';
+  return !/^(?:ADJ|ADV|VERB|AUX|DET|PRON|ADP|CCONJ|SCONJ|PART)$/.test(lower);
 }
 
 /** "Interview scheduling uses Calendly, and the scholarship review relies on the finance system": each part its own. */
