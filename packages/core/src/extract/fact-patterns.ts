@@ -419,18 +419,12 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
 
     // "Priya Nair is the head of engineering": a person's role.
     const roleOf = /^(?:the|a|an)\s+(?:new\s+|current\s+|interim\s+|acting\s+)?(.+)$/i.exec(value);
-    const person = tagPhrase(stripDeterminers(subject));
-    if (
-      roleOf &&
-      isJobTitle(roleOf[1]!) &&
-      person.length >= 1 &&
-      person.length <= 3 &&
-      person.every((t) => t.pos === 'PROPN')
-    ) {
-      const entity = stripDeterminers(subject);
+    const personName = stripDeterminers(subject);
+    const person = roleOf && isJobTitle(roleOf[1]!) ? tagPhrase(personName) : [];
+    if (roleOf && person.length >= 1 && person.length <= 3 && person.every((t) => t.pos === 'PROPN')) {
       out.push({
         entityType: 'entity',
-        entity,
+        entity: personName,
         key: 'role',
         value: roleOf[1]!,
         confidence: 0.85,

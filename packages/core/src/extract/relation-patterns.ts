@@ -8,6 +8,7 @@ import {
   type NodeCandidate,
   nodeTypeOf,
   splitList,
+  stripDeterminers,
   words,
 } from './noun-phrases.ts';
 
@@ -138,7 +139,6 @@ function changeNode(raw: string, ctx: RelationPatternContext): { change: ChangeN
 
 const EVENT_OF =
   /^(?:the\s+)?(delays?|outages?|shortages?|strikes?|failures?|disruptions?|downtime|price rises|price increases)\s+(at|of|in|on|with)\s+(.+)$/i;
-const stripLeadingThe = (phrase: string) => phrase.replace(/^the\s+/i, '');
 
 function nodeNames(
   raw: string,
@@ -154,13 +154,14 @@ function nodeNames(
     return [change.change.node];
   }
   // "Missing the security audit blocks …": the thing missed is what the relation is about.
-  const missed = /^(?:missing|skipping|failing|losing|delaying)\s+(the\s+.+)$/i.exec(cleanPhrase(raw));
+  const said = cleanPhrase(raw);
+  const missed = /^(?:missing|skipping|failing|losing|delaying)\s+(the\s+.+)$/i.exec(said);
   // "Outages of the carrier API", "Delays at Kestrel Metals": an event of a thing is one node.
-  const event = EVENT_OF.exec(cleanPhrase(raw));
+  const event = EVENT_OF.exec(said);
   const phrase = event
     ? cleanPhrase(`${event[1]} ${event[2]} ${event[3]!.replace(PHRASE_END, '')}`)
     : cleanPhrase((missed ? missed[1]! : raw).replace(PHRASE_END, ''));
-  const names = event ? [stripLeadingThe(phrase)] : splitList(phrase);
+  const names = event ? [stripDeterminers(phrase)] : splitList(phrase);
   if (names.length === 0 || names.length > 8) return null;
   for (const name of names) {
     // "5" in "the 5 to 10 day delay" is not a thing.

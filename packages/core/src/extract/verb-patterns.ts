@@ -1,4 +1,4 @@
-import { QUANTITY_ENTITY_TYPES, readText, spanText, tagPhrase } from './english-model.ts';
+import { QUANTITY_ENTITY_TYPES, readText, spanText, type Token, tagPhrase } from './english-model.ts';
 import { UNRESOLVED_ENTITY } from './entity-references.ts';
 import {
   cleanPhrase,
@@ -193,6 +193,8 @@ interface ActiveReading {
   verb: string;
   preposition: string | undefined;
   said: string;
+  /** The clause's tokens, when reading it was needed to place the verb. */
+  tokens?: Token[];
 }
 
 /** The active reading; a plural noun the first reading took for the verb belongs to the subject. */
@@ -207,14 +209,15 @@ function activeVerb(text: string): ActiveReading | null {
     string,
   ];
   const reading = { subject, verb, preposition, said };
-  if (VERB_NOUNS[verb.toLowerCase()]) return reading;
+  // Without a quantity after it no reading yields a fact, so the clause need not be read.
+  if (VERB_NOUNS[verb.toLowerCase()] || !MAYBE_QUANTITY.test(said)) return reading;
   const tokens = readText(text).tokens;
   const at = tokens.findIndex((t, i) => i > 0 && t.text === verb);
-  if (tokens[at]?.pos !== 'NOUN' || tokens[at + 1]?.pos !== 'VERB') return reading;
+  if (tokens[at]?.pos !== 'NOUN' || tokens[at + 1]?.pos !== 'VERB') return { ...reading, tokens };
   // "The Atlas certificates | expire on …": the noun joins the subject, the word after it is the verb.
   const after = VERB_AFTER_PLURAL.exec(preposition ? `${preposition} ${said}` : said);
   if (!after) return reading;
-  return { subject: `${subject} ${verb}`, verb: after[1]!, preposition: after[2], said: after[3]! };
+  return { subject: `${subject} ${verb}`, verb: after[1]!, preposition: after[2], said: after[3]!, tokens };
 }
 
 /** The attribute a verb states, or null when the clause is not of that shape. */
@@ -269,7 +272,8 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
     const key = PEOPLE.test(noun) ? 'headcount' : noun;
     return fact({ ...who, key: undefined }, key, `${approx ?? ''}${count} ${noun}`);
   }
-  const active = activeVerb(text.replace(ADVERB_BEFORE_VERB, ' '));
+  const clause = text.replace(ADVERB_BEFORE_VERB, ' ');
+  const active = activeVerb(clause);
   if (!active) return null;
   const { subject, verb, preposition, said } = active;
   // "bills us monthly": who the verb is done to is not part of the value.
@@ -287,7 +291,9 @@ export function verbFacts(text: string, known: ReadonlySet<string>): PatternFact
   if (!MAYBE_QUANTITY.test(value)) return null;
   // The word must read as a verb in its sentence, or as a plural-looking noun followed by a
   // preposition: the model reads "… support contract renews on …" as a noun phrase.
-  const tagged = readText(text).tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
+  // The clause as written is read (an adverb before the verb changes its tag); reuse a reading of it.
+  const tokens = active.tokens && clause === text ? active.tokens : readText(text).tokens;
+  const tagged = tokens.find((t, i) => i > 0 && t.text === verb)?.pos;
   const noun = nounOfVerb(VERB_NOUNS, verb);
   // Before an amount, or before whom it is done to ("bills us monthly"), it is the verb.
   const amountAfterNoun = noun !== undefined && (OPENS_WITH_AMOUNT.test(value) || rest !== said);
