@@ -10,7 +10,7 @@ import { z } from 'zod/v4';
 import { auditDriver } from './audit/audit-driver.ts';
 import { databaseSize } from './database/database-size.ts';
 import { mapSqliteError } from './database/native-errors.ts';
-import { isMemoryPath, openDatabase } from './database/open-database.ts';
+import { analyseIfNeeded, isMemoryPath, openDatabase } from './database/open-database.ts';
 import { type Runner, Session } from './database/session.ts';
 import { Statements } from './database/statements.ts';
 import { episodeDriver } from './episodes/episode-driver.ts';
@@ -135,6 +135,7 @@ export function sqliteStore(options: SqliteStoreOptions = {}): Store {
   // call waits there only briefly, then retries after yielding to the event loop (see Session),
   // so a long-held lock in another process never blocks this process's other work.
   db.exec(`PRAGMA busy_timeout = ${Math.min(busyTimeoutMs, BUSY_SLICE_MS)}`);
+  analyseIfNeeded(db);
   const session = new Session(db, { busyTimeoutMs });
   const sql = new Statements(db);
   const vectors = new VectorIndex(sql, {

@@ -17,6 +17,7 @@ describe('the speaker, said the way people open a chat', () => {
   it('reads "<Name> here" as a name, and nothing from "here" alone', async () => {
     expect(await facts('Maya here from finance.')).toEqual([['speaker', 'name', 'Maya']]);
     expect(await facts('Hey there, Maya here.')).toEqual([['speaker', 'name', 'Maya']]);
+    expect(await facts('Looky here, I got this new pup for you!')).toEqual([]);
     expect(await facts('Nobody here.')).toEqual([]);
   });
 

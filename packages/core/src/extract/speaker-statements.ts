@@ -219,8 +219,11 @@ function nameFacts(text: string): SpeakerFact[] | null {
   const match = lead ? NAME_THEN.exec(text.slice(lead[0].length)) : NAME_HERE.exec(text);
   if (!match) return null;
   const name = match[1]!;
+  // As for "I am Elena": a name the model tags as one, and not a describing word in lower case ("Looky here").
   const asName = tagPhrase(`I am ${name}`).slice(2);
-  return asName.every((t) => t.pos === 'PROPN') ? [speaker('name', name)] : null;
+  const asWord = tagPhrase(`I am ${name.toLowerCase()}`).slice(2);
+  if (!asName.every((t) => t.pos === 'PROPN') || asWord.some((t) => t.pos === 'ADJ')) return null;
+  return [speaker('name', name)];
 }
 
 /** "I'm on Eastern Time", "I'm in CET": a time zone by its name or abbreviation. */

@@ -67,6 +67,21 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   }
 }
 
+/**
+ * Gives the planner statistics for every table that has none or has changed much since (SQLite's
+ * advice for a connection that is opened once and kept: `PRAGMA optimize=0x10002`), so a file
+ * written by a process that never closed it, or by an older version, is not planned as if empty.
+ * Bounded by SQLite's own analysis limit; usually nothing to do. Best effort: a file another
+ * process is writing is analysed later, by the periodic refresh (see `Session`).
+ */
+export function analyseIfNeeded(db: DatabaseSync): void {
+  try {
+    db.exec('PRAGMA optimize=0x10002');
+  } catch {
+    // Busy or read-only: planning works without statistics, only less well.
+  }
+}
+
 function loadVectorExtension(db: DatabaseSync): void {
   try {
     db.loadExtension(getLoadablePath());

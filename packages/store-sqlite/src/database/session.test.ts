@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../index.ts';
 import { MIGRATIONS, migrate } from '../schema/migrations.ts';
 import { mapSqliteError } from './native-errors.ts';
+import { Session } from './session.ts';
 
 const scope: Scope = { userId: 'u' };
 const provenance = { source: 'api' as const };
@@ -237,6 +238,69 @@ describe('transactions and the connection lock', () => {
     await other.state.set({ scope, key: 'blocked', value: 1 });
     expect((await other.state.get({ scope, key: 'held' }))?.value).toBe('by the first connection');
     await other.close();
+  });
+});
+
+describe('planner statistics', () => {
+  let folder: string;
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'strata-stats-'));
+  });
+  afterEach(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const analysed = (db: DatabaseSync, table: string) =>
+    (db.prepare('SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = ?').get(table) as { n: number }).n > 0;
+
+  it('refreshes them while a connection lives, every so many committed writes', async () => {
+    const db = new DatabaseSync(join(folder, 'stats.db'));
+    db.exec(
+      'CREATE TABLE items (id INTEGER PRIMARY KEY, owner TEXT); CREATE INDEX items_owner ON items (owner)',
+    );
+    const session = new Session(db, { busyTimeoutMs: 100, optimizeEveryWrites: 3 });
+    const put = (owner: string) =>
+      session.outer.write(() => {
+        for (let i = 0; i < 100; i++)
+          db.prepare('INSERT INTO items (owner) VALUES (?)').run(`${owner}-${i % 7}`);
+      });
+    await put('a');
+    await session.outer.read(() => db.prepare('SELECT count(*) FROM items WHERE owner = ?').get('a-1'));
+    await put('b');
+    expect(
+      await session.outer.read(() =>
+        db.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'").get(),
+      ),
+    ).toBeUndefined();
+    await put('c');
+    expect(await session.outer.read(() => analysed(db, 'items'))).toBe(true);
+    await session.close();
+  });
+
+  it('gives a file that was never analysed statistics when a store opens it', async () => {
+    const path = join(folder, 'memory.db');
+    const store = sqliteStore({ path });
+    await store.episodes.put({
+      episodes: Array.from({ length: 50 }, (_, i) => ({
+        scope,
+        text: `note ${i}`,
+        occurredAt: i,
+        provenance,
+      })),
+    });
+    await store.close();
+    const db = new DatabaseSync(path);
+    db.exec('DELETE FROM sqlite_stat1');
+    expect(analysed(db, 'episodes')).toBe(false);
+    db.close();
+
+    // Read while the store is open: closing would refresh the statistics anyway.
+    const reopened = sqliteStore({ path });
+    const reader = new DatabaseSync(path);
+    expect(analysed(reader, 'episodes')).toBe(true);
+    reader.close();
+    await reopened.close();
   });
 });
 

@@ -30,7 +30,15 @@ interface TransactionLevel {
 export interface SessionOptions {
   /** How long a write waits in total for another connection's lock before `store_unavailable`. */
   busyTimeoutMs: number;
+  /**
+   * After this many committed writes, refresh the planner's statistics (`PRAGMA optimize`), so a
+   * connection that lives while its tables grow keeps planning with their current sizes.
+   */
+  optimizeEveryWrites?: number;
 }
+
+/** Committed writes between two refreshes of the planner's statistics. */
+const OPTIMIZE_EVERY_WRITES = 1_000;
 
 /**
  * One SQLite connection shared by every call of a store.
@@ -56,6 +64,7 @@ export class Session {
   private closed = false;
   private closeWhenIdle = false;
   private truncateWalAfterCommit = false;
+  private writesSinceOptimize = 0;
   private readonly rollbackListeners: Array<() => void> = [];
 
   readonly db: DatabaseSync;
@@ -92,6 +101,7 @@ export class Session {
         const result = await this.context.run(level, () => fn(this.runnerFor(state)));
         this.db.exec('COMMIT');
         if (this.truncateWalAfterCommit) this.checkpointAfterCommit();
+        this.countWrite();
         return result;
       } catch (error) {
         this.rollbackQuietly();
@@ -164,6 +174,23 @@ export class Session {
     }
   }
 
+  /**
+   * Counts a committed write; every `optimizeEveryWrites`, lets SQLite refresh the statistics of
+   * the tables that changed much since they were last analysed (usually nothing to do). Without
+   * this a long-lived connection would plan every query of a table that grew from empty as if it
+   * were still small, until it closes.
+   */
+  private countWrite(): void {
+    this.writesSinceOptimize += 1;
+    if (this.writesSinceOptimize < (this.options.optimizeEveryWrites ?? OPTIMIZE_EVERY_WRITES)) return;
+    this.writesSinceOptimize = 0;
+    try {
+      this.db.exec('PRAGMA optimize');
+    } catch {
+      // Best effort (another connection may hold the write lock): the next count tries again.
+    }
+  }
+
   private closeConnection(): void {
     this.closeWhenIdle = false;
     try {
@@ -206,6 +233,7 @@ export class Session {
     try {
       const result = fn();
       this.db.exec('COMMIT');
+      if (mode === 'write') this.countWrite();
       return result;
     } catch (error) {
       this.rollbackQuietly();
