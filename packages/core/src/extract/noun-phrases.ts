@@ -21,7 +21,7 @@ const VAGUE_KEYS = new Set(
 
 /** Values that are opinions, pronouns or clauses rather than facts. */
 const VAGUE_VALUE =
-  /^(?:that|because|to|not|no|never|when|where|why|how|what|which|who|whom|whether|if|unless|also|too|very|so|really|quite|pretty|the same|same|it|this|these|those|they|he|she|there|here|done|ready|good|great|fine|ok|okay|bad|better|worse|best|worst|important|unclear|unknown|tbd|pending|nice|cool|awesome|terrible|true|false|right|wrong|correct|incorrect|possible|impossible|likely|unlikely|sure|unsure|correct|something|nothing|anything|everything|complicated|hard|easy|simple|fun|boring|interesting)\b/i;
+  /^(?:that|because|to|not|no|never|when|where|why|how|what|which|who|whom|whether|if|unless|also|too|very|so|really|quite|pretty|the same|same|it|this|these|those|they|he|she|there|here|done|ready|good|great|fine|ok|okay|bad|better|worse|best|worst|important|unclear|unknown|tbd|pending|nice|cool|awesome|terrible|true|false|right|wrong|correct|incorrect|possible|impossible|likely|unlikely|sure|unsure|correct|something|nothing|anything|everything|complicated|hard|easy|simple|fun|boring|interesting|incredible|amazing|wonderful|fantastic|lovely|beautiful|perfect|excellent|brilliant|awful|horrible|like)\b/i;
 
 const DECISION_WORDS =
   /\b(?:migration|decision|rollout|roll-out|rollback|switch|upgrade|launch|initiative|policy)\b/i;

@@ -38,6 +38,14 @@ describe('the speaker, said the way people open a chat', () => {
     ]);
   });
 
+  it('reads the name of something the speaker or the team has, and nothing from meeting someone', async () => {
+    expect(await facts('I have a dog named Max.')).toEqual([['speaker', 'dog name', 'Max']]);
+    expect(await facts("We've got a minibus called Daisy since March.")).toEqual([
+      ['we', 'minibus name', 'Daisy'],
+    ]);
+    expect(await facts('I met a man named Tom at the station.')).toEqual([]);
+  });
+
   it('keys an attribute of a thing the speaker owns without the possessive, and drops a purpose after the value', async () => {
     expect(await facts("My bike's frame number is WTU-5521, for the insurance.")).toEqual([
       ['speaker', 'bike frame number', 'WTU-5521'],
@@ -82,6 +90,20 @@ describe('named things, in more of the ways they are named', () => {
   it('reads no value from a verb in progress', async () => {
     expect(await facts('The Falcon team is working on the API.')).toEqual([]);
     expect(await facts('The lorry is blocking the entrance.')).toEqual([]);
+  });
+
+  it('reads no value from a likeness or a bare judgement, but still from a state', async () => {
+    expect(await facts('My team is like my second family.')).toEqual([]);
+    expect(await facts("The Harlow venue's acoustics are incredible.")).toEqual([]);
+    expect(await facts('The Harlow venue is amazing.')).toEqual([]);
+    expect(await facts('The Harlow venue is closed.')).toEqual([['Harlow venue', 'status', 'closed']]);
+  });
+
+  it('leaves "for sure" and "of course" out of the key', async () => {
+    expect(await facts('Oslo is my favourite city for sure.')).toEqual([
+      ['speaker', 'favourite city', 'Oslo'],
+    ]);
+    expect(await facts('Bergen is our main depot of course.')).toEqual([['we', 'main depot', 'Bergen']]);
   });
 });
 

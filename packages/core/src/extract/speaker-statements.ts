@@ -137,7 +137,29 @@ const SPEAK = /^I\s+(?:can\s+|also\s+)?speak\s+(.+?)(?:\s+(?:fluently|well|a lit
 /** "I drive an electric car", "I drive a Volvo XC60": what the speaker drives. */
 const DRIVE = /^I\s+(?:now\s+)?drive\s+(?:an?|the)\s+(.+)$/i;
 
+/**
+ * "I have a dog named Max", "we've got a van called Betty", "I just adopted a kitten named Miso last
+ * week": the name is the capitalised words after "named" or "called".
+ */
+const NAMED_THING =
+  /^(I|[Ww]e)\s+(?:have|have got|got|own|(?:just\s+)?(?:adopted|bought|got))\s+an?\s+(?:new\s+|little\s+|young\s+|old\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)\s+(?:named|called)\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?)(?:\s+\p{Ll}.*)?$/u;
+
+/** What the speaker (or team) has, by the name it goes by: "a dog named Max" → dog name = Max. */
+function namedThing(text: string): SpeakerFact[] | null {
+  const match = NAMED_THING.exec(text);
+  if (!match) return null;
+  const thing = match[2]!;
+  const tags = tagPhrase(`a ${thing}`).slice(1);
+  if (tags.at(-1)?.pos !== 'NOUN' || !tags.every((t) => t.pos === 'NOUN' || t.pos === 'ADJ')) return null;
+  const key = `${thing} name`;
+  if (!isValidKey(key)) return null;
+  const owner = match[1] === 'I' ? SPEAKER_ENTITY : GROUP_ENTITY;
+  return [{ ...owner, key, value: match[3]!, confidence: 0.85, named: false }];
+}
+
 function personalFacts(text: string): SpeakerFact[] | null {
+  const named = namedThing(text);
+  if (named) return named;
   const condition = CONDITIONS.exec(text);
   if (condition) return [speaker('medical condition', condition[1]!.toLowerCase())];
   const speak = SPEAK.exec(text);

@@ -19,7 +19,7 @@ const RANGE_FROM =
 const CAUSE_TAIL =
   /\s+(?:after|following|because of|due to|thanks to)\s+(?:the|a|an|our|their|its|his|her|this|that|last)\b.*$/i;
 const VALUE_TAIL =
-  /\s+(?:now|currently|for now|at the moment|these days|nowadays|as of now|as well|too|again|after all|instead|anyway)$/i;
+  /\s+(?:now|currently|for now|at the moment|these days|nowadays|as of now|as well|too|again|after all|instead|anyway|for sure|for certain|of course)$/i;
 
 /** A comma and what starts a trailing clause: a connective, a participle, or a clause ending in one. */
 const TRAILING_CLAUSE =
