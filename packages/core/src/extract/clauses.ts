@@ -67,7 +67,19 @@ function restateChanges(text: string): string {
 }
 
 const LEAD_INS =
-  /^(?:hi there|hello there|hey there|hi|hello|hey|hiya|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|good news|bad news|great news|ah|oh|hmm|right|great|thanks|thank you|alright|all right)\b\s*[,:;!.\-—]*\s*/i;
+  /^(?:hi there|hello there|hey there|hi|hello|hey|hiya|good morning|good afternoon|good evening|greetings|so|ok|okay|well|also|and|but|btw|by the way|fyi|f\.y\.i\.|just so you know|heads up|for the record|for context|to be clear|just to be clear|note|note that|please note|please note that|keep in mind|keep in mind that|remember|remember that|please remember|please remember that|don't forget|don't forget that|for your information|just a reminder|reminder|quick note|good news|bad news|great news|ah|oh|hmm|right|great|thanks|thank you|alright|all right|honestly|tbh|to be honest|ugh|haha|lol|omg|wow|yay|phew|argh)\b\s*[,:;!.\-—]*\s*/i;
+
+/**
+ * A degree word before what the speaker says of themselves changes nothing stored: "I am seriously
+ * allergic to …". Said of anything else it marks a judgement ("the story is so inspiring"), which
+ * stays as it is, for the value check to refuse.
+ */
+const DEGREE_AFTER_COPULA =
+  /\b(I am)\s+(?:really|very|super|so|seriously|extremely|totally|absolutely|incredibly|badly|deathly|properly|proper)\s+(?=\p{L})/iu;
+
+/** Chat particles after a statement: "… allergic to peanuts btw", "… in Bristol now haha", an emoji. */
+const CHAT_TAIL =
+  /(?:[\s,;:.!-]+(?:btw|tbh|honestly|haha+|hah|lol|lmao|ugh|x+|:\)|:\(|:D|;\)|\p{Extended_Pictographic}+))+$/iu;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
@@ -208,7 +220,10 @@ export function clausesOf(message: string): Clause[] {
   let carryCorrection = false;
   for (const original of sentencesOf(message)) {
     const stripped = stripLeadIns(withoutShouting(original));
-    const bare = stripped.text.replace(/[\s.!;:,]+$/g, '');
+    const bare = stripped.text
+      .replace(/[\s.!;:,]+$/g, '')
+      .replace(CHAT_TAIL, '')
+      .replace(/[\s.!;:,]+$/g, '');
     if (bare.length === 0) {
       // "No." / "Correction:" on its own corrects the next sentence.
       carryCorrection = stripped.correction;
@@ -225,7 +240,9 @@ export function clausesOf(message: string): Clause[] {
       .replace(HEDGE_LEAD, '')
       .replace(REPORTED_SPEECH, '')
       .replace(CONFIRMED_LEAD, '');
-    const text = expandContractions(unhedged).replace(/\b(is|are)\s+actually\b/i, '$1');
+    const text = expandContractions(unhedged)
+      .replace(/\b(is|are)\s+actually\b/i, '$1')
+      .replace(DEGREE_AFTER_COPULA, '$1 ');
     let factText = text;
     let replacedValue: string | undefined;
     // Only as a tail after a value: "… is 30 days, not 45", "… is 30 days instead of 45".

@@ -189,6 +189,47 @@ function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] 
   return nameAndRole(text) ?? moreSpeakerFacts(text);
 }
 
+/** Words for someone by how they are related to the speaker: "my sister", "my flatmate". */
+const RELATIONS =
+  'sister|brother|mum|mom|mother|dad|father|husband|wife|partner|son|daughter|boyfriend|girlfriend|fiancé|fiancée|fiance|fiancee|grandma|grandmother|gran|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|stepmum|stepmom|stepdad|stepson|stepdaughter|flatmate|roommate|housemate';
+const RELATION_WORD = new RegExp(`^(?:${RELATIONS})$`, 'i');
+
+/** True when a key is an attribute of a relative of the speaker's ("son birthday", "sister home city"). */
+export function isRelativeKey(key: string): boolean {
+  return words(key).some((w) => RELATION_WORD.test(w));
+}
+
+/** Someone the speaker names by how they are related: "my sister", "my older brother". */
+const RELATIVE = new RegExp(
+  `^my\\s+((?:little|older|younger|big|eldest|oldest|youngest|twin)\\s+)?(${RELATIONS})\\s+(is|has|lives|works|speaks|drives|moved)\\b\\s*(.*)$`,
+  'i',
+);
+const FIRST_PERSON: Readonly<Record<string, string>> = {
+  is: 'am',
+  has: 'have',
+  lives: 'live',
+  works: 'work',
+  speaks: 'speak',
+  drives: 'drive',
+  moved: 'moved',
+};
+
+/**
+ * What the speaker says of a relative is said as they would say it of themselves, keyed by the
+ * relation: "My sister lives in Lisbon" → sister home city = Lisbon, "my mum is allergic to
+ * penicillin" → mum allergy = penicillin. A name ("my brother is Tom") is left to the patterns
+ * that read a role's holder.
+ */
+function relativeFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] | null {
+  const match = RELATIVE.exec(text);
+  const verb = match ? FIRST_PERSON[match[3]!.toLowerCase()] : undefined;
+  if (!match || !verb || (verb === 'am' && /^\p{Lu}/u.test(match[4]!))) return null;
+  const relation = `${match[1] ?? ''}${match[2]!}`.toLowerCase();
+  const facts = speakerFacts(`I ${verb} ${match[4]!}`)?.filter((f) => f.entity === SPEAKER_ENTITY.entity);
+  if (!facts || facts.length === 0) return null;
+  return facts.map((f) => ({ ...f, key: `${relation} ${f.key}` }));
+}
+
 /** "I am Elena[, the new office manager]", "I am a nurse". */
 function nameAndRole(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] | null {
   const bare = text.replace(/[.!]+$/, '');
@@ -338,7 +379,7 @@ function statementFacts(text: string, ctx: FactPatternContext): Omit<FactCandida
   if (fromTo) text = `${fromTo[1]!.replace(/\s(?:went|gone)$/i, ' changed')} to ${fromTo[2]!}`;
   text = doingInstead(text);
   if (AND_I.test(text)) return text.split(AND_I).flatMap((part) => statementFacts(part, ctx));
-  const speaker = speakerFacts(text);
+  const speaker = relativeFacts(text) ?? speakerFacts(text);
   if (speaker) return speaker;
   const name = NAME_IS.exec(text);
   if (name) {

@@ -21,6 +21,15 @@ describe('the speaker, said the way people open a chat', () => {
     expect(await facts('Nobody here.')).toEqual([]);
   });
 
+  it('reads past chat particles after a statement and degree words before what is said', async () => {
+    expect(await facts("My bike's frame number is WTU-5521 haha.")).toEqual([
+      ['speaker', 'bike frame number', 'WTU-5521'],
+    ]);
+    expect(await facts('My locker code is 4471 lol 😅')).toEqual([['speaker', 'locker code', '4471']]);
+    expect(await facts("I'm seriously allergic to walnuts!!")).toEqual([['speaker', 'allergy', 'walnuts']]);
+    expect(await facts('My nephews are so excited about the trip!')).toEqual([]);
+  });
+
   it('reads where the speaker has been living, and a role held "over at" a company', async () => {
     expect(await facts("I've been living in Utrecht since 2020.")).toEqual([
       ['speaker', 'home city', 'Utrecht'],
@@ -44,6 +53,35 @@ describe('the speaker, said the way people open a chat', () => {
       ['we', 'minibus name', 'Daisy'],
     ]);
     expect(await facts('I met a man named Tom at the station.')).toEqual([]);
+  });
+
+  it("reads what the speaker says of a relative as the relative's attribute, keyed by the relation", async () => {
+    expect(await facts('My brother lives in Gdansk.')).toEqual([['speaker', 'brother home city', 'Gdansk']]);
+    expect(await facts('My dad is allergic to shellfish.')).toEqual([
+      ['speaker', 'dad allergy', 'shellfish'],
+    ]);
+    expect(await facts('My older sister works as a midwife.')).toEqual([
+      ['speaker', 'older sister job title', 'midwife'],
+    ]);
+    expect(await facts('My son is coming over tonight.')).toEqual([]);
+  });
+
+  it('keeps the "\'s" that ends a name, and cuts one that owns what follows', async () => {
+    expect(await facts("I work at Sainsbury's.")).toEqual([['speaker', 'employer', "Sainsbury's"]]);
+    expect(await facts("I work as a porter at St Thomas's on nights.")).toEqual([
+      ['speaker', 'job title', 'porter'],
+      ['speaker', 'employer', "St Thomas's"],
+    ]);
+    expect(await facts("I work for Initech's payroll team.")).toEqual([]);
+  });
+
+  it("keeps the speaker's own attribute apart from a relative's of the same name", async () => {
+    const after = await factsAfter("My daughter's birthday is 3 August.", 'My birthday is 9 October.');
+    expect(after.map((f) => [f.key, f.value])).toEqual([['birthday', '9 October']]);
+    expect(await facts('My uncle lives in Cork, and I live in Galway.')).toEqual([
+      ['speaker', 'uncle home city', 'Cork'],
+      ['speaker', 'home city', 'Galway'],
+    ]);
   });
 
   it('keys an attribute of a thing the speaker owns without the possessive, and drops a purpose after the value', async () => {

@@ -33,16 +33,26 @@ const speaker = (key: string, value: string, confidence = 0.9): SpeakerFact => (
 /** The proper name a phrase opens with: "Vireo in Oslo" → "Vireo", "St Mary's Hospital in Leeds" → "St Mary's Hospital". */
 export function leadingProperName(phrase: string): string | undefined {
   const run: string[] = [];
+  // What follows the name: after "Acme's" a noun makes it an owner ("Acme's office").
+  let owned = false;
   for (const token of tagPhrase(cleanPhrase(phrase))) {
     if (run.length > 0 && /^['’]s$/.test(token.text)) {
       run[run.length - 1] += token.text;
       continue;
     }
     const inName = run.length > 0 && (/^(?:of|de|da|do|&)$/i.test(token.text) || /^\p{Lu}/u.test(token.text));
-    if (token.pos !== 'PROPN' && !inName) break;
+    if (token.pos !== 'PROPN' && !inName) {
+      owned = /^(?:NOUN|ADJ|NUM)$/.test(token.pos);
+      break;
+    }
     run.push(token.text);
   }
-  while (run.length > 0 && /^(?:of|de|da|do|&)$|['’]s$/i.test(run.at(-1)!)) run.pop();
+  // "Sainsbury's", "St Mary's", "McDonald's on weekends": the name itself.
+  while (
+    run.length > 0 &&
+    (/^(?:of|de|da|do|&)$/i.test(run.at(-1)!) || (owned && /['’]s$/.test(run.at(-1)!)))
+  )
+    run.pop();
   return run.length > 0 ? run.join(' ') : undefined;
 }
 
