@@ -1,3 +1,4 @@
+import { RELATION_WORDS } from '../text/relations.ts';
 import type { Clause } from './clauses.ts';
 import { commerceFacts } from './commerce-patterns.ts';
 import { decisionFrom } from './decision-patterns.ts';
@@ -189,19 +190,9 @@ function speakerFacts(text: string): Omit<FactCandidate, 'kind' | 'evidence'>[] 
   return nameAndRole(text) ?? moreSpeakerFacts(text);
 }
 
-/** Words for someone by how they are related to the speaker: "my sister", "my flatmate". */
-const RELATIONS =
-  'sister|brother|mum|mom|mother|dad|father|husband|wife|partner|son|daughter|boyfriend|girlfriend|fiancé|fiancée|fiance|fiancee|grandma|grandmother|gran|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|stepmum|stepmom|stepdad|stepson|stepdaughter|flatmate|roommate|housemate';
-const RELATION_WORD = new RegExp(`^(?:${RELATIONS})$`, 'i');
-
-/** True when a key is an attribute of a relative of the speaker's ("son birthday", "sister home city"). */
-export function isRelativeKey(key: string): boolean {
-  return words(key).some((w) => RELATION_WORD.test(w));
-}
-
 /** Someone the speaker names by how they are related: "my sister", "my older brother". */
 const RELATIVE = new RegExp(
-  `^my\\s+((?:little|older|younger|big|eldest|oldest|youngest|twin)\\s+)?(${RELATIONS})\\s+(is|has|lives|works|speaks|drives|moved)\\b\\s*(.*)$`,
+  `^my\\s+((?:little|older|younger|big|eldest|oldest|youngest|twin)\\s+)?(${RELATION_WORDS})\\s+(is|has|lives|works|speaks|drives|moved)\\b\\s*(.*)$`,
   'i',
 );
 const FIRST_PERSON: Readonly<Record<string, string>> = {

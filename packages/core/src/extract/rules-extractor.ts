@@ -8,9 +8,10 @@ import {
   type TurnMessage,
 } from '../ports/ports.ts';
 import type { MessageRole } from '../store/records.ts';
+import { namesRelative } from '../text/relations.ts';
 import { clausesOf } from './clauses.ts';
 import { UNRESOLVED_ENTITY } from './entity-references.ts';
-import { type FactCandidate, factsFromClause, isRelativeKey } from './fact-patterns.ts';
+import { type FactCandidate, factsFromClause } from './fact-patterns.ts';
 import { isEntityPhrase, nodeTypeOf } from './noun-phrases.ts';
 import { relationsFromClause } from './relation-patterns.ts';
 
@@ -101,7 +102,7 @@ function extractWithRules(args: {
         // "the Berlin warehouse cutoff" is its "shipping cutoff"; the speaker's "birthday" is not their son's.
         const longer = keysOf
           .get(fact.entity.toLowerCase())
-          ?.find((k) => k.endsWith(` ${fact.key}`) && !isRelativeKey(k.slice(0, -fact.key.length)));
+          ?.find((k) => k.endsWith(` ${fact.key}`) && !namesRelative(k.slice(0, -fact.key.length)));
         if (longer) fact.key = longer;
         const opensSentence = clause.factText.toLowerCase().startsWith(fact.entity.toLowerCase());
         if (

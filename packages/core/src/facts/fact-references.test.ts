@@ -38,6 +38,8 @@ describe('keysMatch: one key ends with the other, word for word', () => {
     ['pay', 'payment terms', false],
     ['rms', 'payment terms', false],
     ['', 'payment terms', false],
+    ['birthday', 'son birthday', false],
+    ['home city', 'older sister home city', false],
   ];
   it.each(cases)('%s ↔ %s: %s', (stated, stored, expected) => {
     expect(keysMatch(stated, stored)).toBe(expected);
@@ -234,6 +236,17 @@ describe('a correction names a fact already in memory', () => {
       entityId: '',
       key: 'terms',
     });
+  });
+
+  it("corrects the speaker's own key, not a relative's that ends with it", async () => {
+    const { memory } = setup();
+    await memory.observe(session('s1'), { role: 'user', content: 'My brother lives in Gdansk.' });
+    await memory.observe(session('s2'), { role: 'user', content: 'Actually, I live in Krakow now.' });
+    const current = await memory.facts.list(maria);
+    expect(current.map((f) => [f.key, f.value]).sort()).toEqual([
+      ['brother home city', 'Gdansk'],
+      ['home city', 'Krakow'],
+    ]);
   });
 
   it("matches a named owner's key within that owner only", async () => {

@@ -1,6 +1,7 @@
 import type { Scope } from '../scope/scope.ts';
 import type { StoreTransaction } from '../store/contract.ts';
 import type { FactRecord } from '../store/records.ts';
+import { namesRelative } from '../text/relations.ts';
 import { CURRENT, findAllFacts, winners } from './fact-reads.ts';
 
 /**
@@ -40,13 +41,19 @@ function keyWords(key: string): string[] {
     .map(foldWord);
 }
 
-/** True when one key ends with the other, word for word ("terms" ↔ "payment terms"). */
+/**
+ * True when one key ends with the other, word for word ("terms" ↔ "payment terms"), unless the
+ * words the longer adds name a relative: "birthday" is not "son birthday".
+ */
 export function keysMatch(stated: string, stored: string): boolean {
   const a = keyWords(stated);
   const b = keyWords(stored);
   if (a.length === 0 || b.length === 0) return false;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.every((word, i) => word === long[long.length - short.length + i]);
+  const added = long.slice(0, long.length - short.length);
+  return (
+    short.every((word, i) => word === long[long.length - short.length + i]) && !namesRelative(added.join(' '))
+  );
 }
 
 /** The one fact (per identity, the most specific scope's) among `facts`, or why there is not one. */
