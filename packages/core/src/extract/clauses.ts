@@ -77,9 +77,12 @@ const LEAD_INS =
 const DEGREE_AFTER_COPULA =
   /\b(I am)\s+(?:really|very|super|so|seriously|extremely|totally|absolutely|incredibly|badly|deathly|properly|proper)\s+(?=\p{L})/iu;
 
-/** Chat particles after a statement: "… allergic to peanuts btw", "… in Bristol now haha", an emoji. */
-const CHAT_TAIL =
-  /(?:[\s,;:.!-]+(?:btw|tbh|honestly|haha+|hah|lol|lmao|ugh|x+|:\)|:\(|:D|;\)|\p{Extended_Pictographic}+))+$/iu;
+/**
+ * How a statement ends, to be cut: its punctuation, and chat particles before it ("… allergic to
+ * peanuts btw", "… in Bristol now haha.", an emoji).
+ */
+const CLAUSE_END =
+  /(?:[\s,;:.!-]+(?:btw|tbh|honestly|haha+|hah|lol|lmao|ugh|x+|:\)|:\(|:D|;\)|\p{Extended_Pictographic}+))*[\s.!;:,]*$/iu;
 
 /** Markers that must be followed by punctuation to count ("No, …" but not "No one …"). */
 const CORRECTION_PUNCTUATED =
@@ -220,10 +223,7 @@ export function clausesOf(message: string): Clause[] {
   let carryCorrection = false;
   for (const original of sentencesOf(message)) {
     const stripped = stripLeadIns(withoutShouting(original));
-    const bare = stripped.text
-      .replace(/[\s.!;:,]+$/g, '')
-      .replace(CHAT_TAIL, '')
-      .replace(/[\s.!;:,]+$/g, '');
+    const bare = stripped.text.replace(CLAUSE_END, '');
     if (bare.length === 0) {
       // "No." / "Correction:" on its own corrects the next sentence.
       carryCorrection = stripped.correction;
